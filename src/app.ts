@@ -1,0 +1,23 @@
+import { Elysia } from 'elysia'
+import type { AppContext } from './context.ts'
+import { httpPlugin } from './http/http-plugin.ts'
+import { buildsRoutes } from './modules/builds/index.ts'
+import { executionsRoutes } from './modules/executions/index.ts'
+import { healthRoutes } from './modules/health/index.ts'
+import { jobsRoutes } from './modules/jobs/index.ts'
+import { openapiRoutes } from './modules/openapi/index.ts'
+import { triggerRoutes } from './modules/triggers/index.ts'
+
+/** The HTTP surface: reserved paths first, then the catch-all job trigger. */
+export function createApp(ctx: AppContext) {
+  return new Elysia({ name: 'deskhook' })
+    .use(httpPlugin(ctx))
+    .use(healthRoutes(ctx))
+    .use(openapiRoutes(ctx))
+    .use(jobsRoutes(ctx))
+    .use(buildsRoutes(ctx))
+    .use(executionsRoutes(ctx))
+    .use(triggerRoutes(ctx))
+}
+
+export type App = ReturnType<typeof createApp>

@@ -1,0 +1,16 @@
+import { Command } from 'commander'
+import { VERSION } from '../version.ts'
+import { registerJobs } from './jobs.ts'
+import { registerKeys } from './keys.ts'
+import { registerServe } from './serve.ts'
+
+export function buildCli(): Command {
+  const program = new Command('deskhook')
+    .description('deskhook: desktop work as HTTP endpoints, on a box you own')
+    .version(VERSION)
+    .showHelpAfterError('(add --help for usage)')
+  registerServe(program)
+  registerKeys(program)
+  registerJobs(program)
+  return program
+}

@@ -1,0 +1,98 @@
+import { resolve } from 'node:path'
+import { type Static, type TSchema, Type } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+import bytes from 'bytes'
+
+/**
+ * The only module that reads flags and the environment. Precedence: flag > DESKHOOK_* > default.
+ * Every problem is collected and reported together, naming both the flag and the variable.
+ */
+const LogLevel = Type.Union(
+  ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+)
+
+export const ConfigSchema = Type.Object({
+  port: Type.Integer({ minimum: 0, maximum: 65535 }),
+  host: Type.String({ minLength: 1 }),
+  dataDir: Type.String({ minLength: 1 }),
+  bodyLimit: Type.Integer({ minimum: 1024, maximum: 32 * 1024 * 1024 }),
+  logLevel: LogLevel,
+  logFormat: Type.Union([Type.Literal('auto'), Type.Literal('json'), Type.Literal('pretty')]),
+  publicUrl: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+(/.*)?$' })),
+  shutdownTimeoutMs: Type.Integer({ minimum: 0, maximum: 120_000 }),
+  /** How often the server looks for changes other processes (the CLI) made to the database. */
+  watchIntervalMs: Type.Integer({ minimum: 10, maximum: 60_000 }),
+})
+export type Config = Readonly<Static<typeof ConfigSchema>>
+
+interface Setting {
+  key: keyof Config
+  flag: string
+  env: string
+  default?: string
+  help: string
+  /** Turns the raw string into the value the schema checks; returns an error message on failure. */
+  parse?: (raw: string) => unknown
+}
+
+const integer = (raw: string) => (/^-?\d+$/.test(raw.trim()) ? Number(raw) : raw)
+const size = (raw: string) => {
+  const n = /^\d+$/.test(raw.trim()) ? Number(raw) : bytes.parse(raw)
+  return n === null || Number.isNaN(n) ? raw : n
+}
+
+export const SETTINGS: readonly Setting[] = [
+  { key: 'port', flag: '--port', env: 'DESKHOOK_PORT', default: '8080', help: 'TCP port (0 = any free port)', parse: integer },
+  { key: 'host', flag: '--host', env: 'DESKHOOK_HOST', default: '0.0.0.0', help: 'address to listen on' },
+  { key: 'dataDir', flag: '--data', env: 'DESKHOOK_DATA_DIR', default: './data', help: 'directory holding deskhook.db and files' },
+  { key: 'bodyLimit', flag: '--body-limit', env: 'DESKHOOK_BODY_LIMIT', default: '1mb', help: 'largest request body (e.g. 1mb, 512kb; max 32mb)', parse: size },
+  { key: 'logLevel', flag: '--log-level', env: 'DESKHOOK_LOG_LEVEL', default: 'info', help: 'fatal|error|warn|info|debug|trace|silent' },
+  { key: 'logFormat', flag: '--log-format', env: 'DESKHOOK_LOG_FORMAT', default: 'auto', help: 'json|pretty|auto (pretty on a terminal)' },
+  { key: 'publicUrl', flag: '--public-url', env: 'DESKHOOK_PUBLIC_URL', help: 'base URL callers use (default: the Host of each request)' },
+  { key: 'shutdownTimeoutMs', flag: '--shutdown-timeout', env: 'DESKHOOK_SHUTDOWN_TIMEOUT_MS', default: '5000', help: 'ms to let in-flight requests finish on SIGTERM', parse: integer },
+  { key: 'watchIntervalMs', flag: '--watch-interval', env: 'DESKHOOK_WATCH_INTERVAL_MS', default: '250', help: 'ms between checks for changes made by the CLI', parse: integer },
+]
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    this.name = 'ConfigError'
+  }
+}
+
+export type ConfigFlags = Partial<Record<keyof Config, string | number | undefined>>
+
+export function loadConfig(flags: ConfigFlags = {}, env: Record<string, string | undefined> = process.env): Config {
+  const raw: Record<string, unknown> = {}
+  const source: Record<string, string> = {}
+  for (const s of SETTINGS) {
+    const flag = flags[s.key]
+    const value = flag !== undefined ? String(flag) : (env[s.env] ?? s.default)
+    if (value === undefined) continue
+    source[s.key] = flag !== undefined ? s.flag : env[s.env] !== undefined ? s.env : 'default'
+    raw[s.key] = s.parse ? s.parse(value) : value
+  }
+  const problems = [...Value.Errors(ConfigSchema, raw)].map((e) => {
+    const key = e.path.slice(1) as keyof Config
+    const s = SETTINGS.find((x) => x.key === key)
+    const name = s ? `${s.flag} (${s.env}, from ${source[key] ?? 'default'})` : key
+    return `${name}: ${describe(e.schema, e.message)}, got ${JSON.stringify(raw[key])}`
+  })
+  if (problems.length) throw new ConfigError([...new Set(problems)])
+  raw.dataDir = resolve(String(raw.dataDir))
+  if (typeof raw.publicUrl === 'string') raw.publicUrl = raw.publicUrl.replace(/\/+$/, '')
+  return Object.freeze(raw as Config)
+}
+
+function describe(schema: TSchema, fallback: string): string {
+  if (schema.type === 'integer' && schema.minimum !== undefined)
+    return `must be an integer from ${schema.minimum} to ${schema.maximum}`
+  if (schema.anyOf) return `must be one of ${schema.anyOf.map((s: TSchema) => s.const).join(', ')}`
+  if (schema.pattern) return 'must be an http(s) URL'
+  return fallback.toLowerCase()
+}
+
+/** Options for a CLI command that only needs the data dir (keys, jobs, desktops). */
+export function loadDataDirConfig(flags: { data?: string }, env = process.env): Config {
+  return loadConfig({ dataDir: flags.data }, env)
+}

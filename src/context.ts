@@ -1,0 +1,31 @@
+import { EventEmitter } from 'node:events'
+import type { Config } from './config/index.ts'
+import type { Db } from './db/client.ts'
+import type { Clock } from './lib/clock.ts'
+import type { Logger } from './lib/logger.ts'
+
+/** Events services raise for the background parts (builder, scheduler) and caches. */
+export interface AppEvents {
+  'build.queued': [buildId: string]
+  'build.answered': [buildId: string]
+  /** A job was created or changed by this process (teach, promote, new version). */
+  'jobs.changed': [jobId: string]
+  /** Another process changed the database (the CLI): caches built from it must reload. */
+  'db.external-change': []
+}
+
+/**
+ * Everything a service needs, passed explicitly as the first argument (no module singletons), so
+ * every test builds a fresh one on its own temp database.
+ */
+export interface AppContext {
+  readonly config: Config
+  readonly db: Db
+  readonly log: Logger
+  readonly clock: Clock
+  readonly events: EventEmitter<AppEvents>
+}
+
+export function createContext(parts: Omit<AppContext, 'events'>): AppContext {
+  return { ...parts, events: new EventEmitter<AppEvents>() }
+}

@@ -1,0 +1,57 @@
+import { index, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { jobs, samples } from './jobs.ts'
+
+export type BuildStatus = 'queued' | 'exploring' | 'waiting_for_answer' | 'verifying' | 'succeeded' | 'failed'
+
+export type QuestionKind =
+  | 'choose_window'
+  | 'map_field'
+  | 'fill_required'
+  | 'choose_submit'
+  | 'choose_outputs'
+  | 'free_text'
+
+export interface BuildQuestion {
+  id: string
+  kind: QuestionKind
+  text: string
+  options: { value: string; label: string }[]
+  multiple: boolean
+}
+
+export interface BuildAnswer {
+  questionId: string
+  kind: QuestionKind
+  answer: string | string[]
+  answeredAt: string
+}
+
+export interface BuildProgressEntry {
+  at: string
+  stage: string
+  message: string
+  data?: Record<string, unknown>
+}
+
+export const builds = sqliteTable(
+  'builds',
+  {
+  id: text('id').primaryKey(),
+  jobId: text('job_id')
+    .notNull()
+    .references(() => jobs.id, { onDelete: 'cascade' }),
+  sampleId: text('sample_id')
+    .notNull()
+    .references(() => samples.id, { onDelete: 'cascade' }),
+  status: text('status').$type<BuildStatus>().notNull().default('queued'),
+  question: text('question', { mode: 'json' }).$type<BuildQuestion>(),
+  answers: text('answers', { mode: 'json' }).$type<BuildAnswer[]>().notNull().default([]),
+  progress: text('progress', { mode: 'json' }).$type<BuildProgressEntry[]>().notNull().default([]),
+  scenario: text('scenario'),
+  desktop: text('desktop'),
+  error: text('error', { mode: 'json' }).$type<{ code: string; message: string }>(),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [index('builds_job_id').on(t.jobId)],
+)

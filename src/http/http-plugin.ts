@@ -1,0 +1,83 @@
+import { Elysia } from 'elysia'
+import type { AppContext } from '../context.ts'
+import { AppError, errorBody } from '../lib/errors.ts'
+import { verifyKey } from '../modules/keys/service.ts'
+import { isPublicPath } from './public-paths.ts'
+import { beginRequest, requestState } from './request-state.ts'
+
+const WWW_AUTHENTICATE = 'ApiKey realm="deskhook", header="x-api-key"'
+
+/**
+ * Cross-cutting HTTP behaviour, applied to every route: a request id (echoed in `x-request-id`,
+ * in every log line and every error body), the API-key gate (before any body is read, so an
+ * unauthenticated caller cannot make the server parse anything), one error shape, and an access log.
+ */
+export const httpPlugin = (ctx: AppContext) =>
+  new Elysia({ name: 'plugin.http' })
+    .onRequest(({ request, set }) => {
+      const state = beginRequest(request)
+      set.headers['x-request-id'] = state.id
+      const path = new URL(request.url).pathname
+      if (isPublicPath(request.method, path)) return
+      const key = verifyKey(ctx, request.headers.get('x-api-key'))
+      if (!key)
+        throw new AppError(
+          'UNAUTHORIZED',
+          request.headers.has('x-api-key')
+            ? 'The API key is not valid'
+            : 'An API key is required: send it in the x-api-key header',
+          undefined,
+          { 'www-authenticate': WWW_AUTHENTICATE },
+        )
+      state.apiKey = key
+    })
+    .onError({ as: 'global' }, ({ code, error, request, set }) => {
+      const state = requestState(request)
+      const appError = toAppError(code, error)
+      if (appError.status >= 500) ctx.log.error({ reqId: state.id, err: error }, 'request failed')
+      set.status = appError.status
+      const headers: Record<string, string> = {
+        'content-type': 'application/json; charset=utf-8',
+        'x-request-id': state.id,
+        ...appError.headers,
+      }
+      return new Response(JSON.stringify(errorBody(appError, state.id)), { status: appError.status, headers })
+    })
+    .onAfterResponse({ as: 'global' }, ({ request, set }) => {
+      const state = requestState(request)
+      if (!ctx.log.isLevelEnabled('info')) return
+      const url = new URL(request.url)
+      ctx.log.info(
+        {
+          reqId: state.id,
+          method: request.method,
+          path: url.pathname,
+          status: set.status,
+          ms: Math.round((performance.now() - state.startedAt) * 100) / 100,
+          apiKeyId: state.apiKey?.id,
+        },
+        'request',
+      )
+    })
+
+function toAppError(code: string | number, error: unknown): AppError {
+  if (error instanceof AppError) return error
+  switch (code) {
+    case 'NOT_FOUND':
+      return new AppError('NOT_FOUND', 'No such endpoint')
+    case 'PARSE':
+      return new AppError('INVALID_JSON', 'The body is not valid JSON')
+    case 'VALIDATION':
+      return new AppError('INVALID_REQUEST', validationMessage(error))
+    default:
+      return new AppError('INTERNAL', 'Something went wrong on the server; the request id identifies it in the logs')
+  }
+}
+
+function validationMessage(error: unknown): string {
+  const e = error as { all?: { path?: string; summary?: string; message?: string }[] }
+  const first = e.all?.[0]
+  if (!first) return 'The request is not valid'
+  const member = first.path?.split('/').filter(Boolean).join('.') || 'body'
+  return `${member}: ${first.summary ?? first.message ?? 'is not valid'}`
+}

@@ -1,0 +1,23 @@
+import { requestIdFrom } from '../lib/ids.ts'
+
+/**
+ * Per-request facts set before routing (request id, caller's key) and read by handlers, the error
+ * mapper and the access log. A WeakMap keyed by the Request frees them with the request.
+ */
+export interface RequestState {
+  id: string
+  startedAt: number
+  apiKey?: { id: string; name: string }
+}
+
+const states = new WeakMap<Request, RequestState>()
+
+export function beginRequest(request: Request): RequestState {
+  const state: RequestState = { id: requestIdFrom(request.headers.get('x-request-id')), startedAt: performance.now() }
+  states.set(request, state)
+  return state
+}
+
+export function requestState(request: Request): RequestState {
+  return states.get(request) ?? beginRequest(request)
+}

@@ -1,0 +1,54 @@
+/**
+ * One closed set of error codes, mapped to HTTP in one place (the error plugin reads `status`).
+ * Services throw these; controllers never build error bodies by hand.
+ */
+export const ErrorStatus = {
+  INVALID_REQUEST: 400,
+  INVALID_JSON: 400,
+  INVALID_BODY: 400,
+  INVALID_ENVELOPE: 400,
+  RESERVED_PATH: 400,
+  INVALID_PATH: 400,
+  INVALID_ANSWER: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  JOB_NOT_FOUND: 404,
+  BUILD_NOT_FOUND: 404,
+  EXECUTION_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  JOB_NOT_LIVE: 409,
+  ROUTE_CONFLICT: 409,
+  NO_OPEN_QUESTION: 409,
+  QUESTION_MISMATCH: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL: 500,
+} as const
+
+export type ErrorCode = keyof typeof ErrorStatus
+
+export class AppError extends Error {
+  readonly status: number
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra top-level members of the error body (e.g. `allowedMethods`, `field`). */
+    readonly details?: Record<string, unknown>,
+    /** Extra response headers (e.g. `WWW-Authenticate`, `Allow`). */
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message)
+    this.name = 'AppError'
+    this.status = ErrorStatus[code]
+  }
+}
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; requestId: string } & Record<string, unknown>
+}
+
+export function errorBody(err: AppError, requestId: string): ErrorBody {
+  return { error: { code: err.code, message: err.message, requestId, ...err.details } }
+}

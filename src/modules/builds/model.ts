@@ -1,0 +1,13 @@
+import { type Static, t } from 'elysia'
+
+export const AnswerBody = t.Object(
+  {
+    questionId: t.String({ minLength: 1, maxLength: 100 }),
+    answer: t.Union([
+      t.String({ maxLength: 10_000 }),
+      t.Array(t.String({ maxLength: 10_000 }), { minItems: 1, maxItems: 100 }),
+    ]),
+  },
+  { additionalProperties: false },
+)
+export type AnswerBody = Static<typeof AnswerBody>

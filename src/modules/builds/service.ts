@@ -1,0 +1,169 @@
+import { eq, sql } from 'drizzle-orm'
+import type { AppContext } from '../../context.ts'
+import type { Db } from '../../db/client.ts'
+import { preparedFor } from '../../db/prepared.ts'
+import {
+  type BuildAnswer,
+  type BuildProgressEntry,
+  type BuildQuestion,
+  type BuildStatus,
+  builds,
+} from '../../db/schema/index.ts'
+import { AppError } from '../../lib/errors.ts'
+import { newId } from '../../lib/ids.ts'
+import type { AnswerBody } from './model.ts'
+
+export type Build = typeof builds.$inferSelect
+
+export interface BuildView {
+  id: string
+  jobId: string
+  sampleId: string
+  status: BuildStatus
+  question: BuildQuestion | null
+  answers: BuildAnswer[]
+  progress: BuildProgressEntry[]
+  scenario: string | null
+  error: { code: string; message: string } | null
+  createdAt: string
+  updatedAt: string
+}
+
+export const toBuildView = (b: Build): BuildView => ({
+  id: b.id,
+  jobId: b.jobId,
+  sampleId: b.sampleId,
+  status: b.status,
+  question: b.question ?? null,
+  answers: b.answers,
+  progress: b.progress,
+  scenario: b.scenario,
+  error: b.error ?? null,
+  createdAt: b.createdAt,
+  updatedAt: b.updatedAt,
+})
+
+/** Called inside the teach transaction, so the build exists exactly when its sample does. */
+export function insertBuild(
+  db: Pick<Db, 'insert'>,
+  now: string,
+  row: { jobId: string; sampleId: string; scenario: string | null; desktop: string | null },
+): Build {
+  const build: Build = {
+    id: newId(),
+    ...row,
+    status: 'queued',
+    question: null,
+    answers: [],
+    progress: [{ at: now, stage: 'queued', message: 'Sample received; waiting for the builder to start' }],
+    error: null,
+    createdAt: now,
+    updatedAt: now,
+  }
+  db.insert(builds).values(build).run()
+  return build
+}
+
+const buildById = preparedFor((db) =>
+  db
+    .select()
+    .from(builds)
+    .where(eq(builds.id, sql.placeholder('id')))
+    .prepare(),
+)
+
+export function getBuild(ctx: AppContext, id: string): Build {
+  const build = buildById(ctx.db).get({ id })
+  if (!build) throw new AppError('BUILD_NOT_FOUND', `No build with id ${id}`)
+  return build
+}
+
+function update(ctx: AppContext, build: Build, patch: Partial<Build>, progress?: Omit<BuildProgressEntry, 'at'>): Build {
+  const now = ctx.clock.now().toISOString()
+  const next: Build = {
+    ...build,
+    ...patch,
+    progress: progress ? [...build.progress, { at: now, ...progress }] : build.progress,
+    updatedAt: now,
+  }
+  ctx.db
+    .update(builds)
+    .set({ ...patch, progress: next.progress, updatedAt: now })
+    .where(eq(builds.id, build.id))
+    .run()
+  return next
+}
+
+/** Records what the builder looked at, tried or decided, so a person can follow the build. */
+export function recordProgress(ctx: AppContext, id: string, entry: Omit<BuildProgressEntry, 'at'>, status?: BuildStatus): Build {
+  return update(ctx, getBuild(ctx, id), status ? { status } : {}, entry)
+}
+
+/** The builder asks; the build waits for `POST /_builds/<id>/answers`. */
+export function askQuestion(ctx: AppContext, id: string, question: Omit<BuildQuestion, 'id'>): Build {
+  const build = getBuild(ctx, id)
+  if (build.status === 'succeeded' || build.status === 'failed')
+    throw new AppError('INVALID_REQUEST', `Build ${id} has finished; it cannot ask a question`)
+  const asked: BuildQuestion = { id: newId(), ...question }
+  return update(
+    ctx,
+    build,
+    { status: 'waiting_for_answer', question: asked },
+    { stage: 'question', message: `Asked: ${asked.text}`, data: { questionId: asked.id, kind: asked.kind } },
+  )
+}
+
+export function answerQuestion(ctx: AppContext, id: string, body: AnswerBody): Build {
+  const result = ctx.db.transaction(
+    () => {
+      const build = getBuild(ctx, id)
+      const q = build.question
+      if (!q || build.status !== 'waiting_for_answer')
+        throw new AppError('NO_OPEN_QUESTION', `Build ${id} has no open question (status: ${build.status})`)
+      if (body.questionId !== q.id)
+        throw new AppError(
+          'QUESTION_MISMATCH',
+          `Question ${body.questionId} is not the open question of build ${id}; the open one is ${q.id}`,
+          { openQuestionId: q.id },
+        )
+      const answer = validateAnswer(q, body.answer)
+      const now = ctx.clock.now().toISOString()
+      const answers = [...build.answers, { questionId: q.id, kind: q.kind, answer, answeredAt: now }]
+      const shown = Array.isArray(answer) ? answer.join(', ') : answer
+      return update(
+        ctx,
+        build,
+        { status: 'exploring', question: null, answers },
+        { stage: 'answer', message: `Answer received for "${q.text}": ${shown}`, data: { questionId: q.id } },
+      )
+    },
+    { behavior: 'immediate' },
+  )
+  ctx.events.emit('build.answered', id)
+  return result
+}
+
+function validateAnswer(q: BuildQuestion, answer: string | string[]): string | string[] {
+  const invalid = (message: string) =>
+    new AppError('INVALID_ANSWER', message, {
+      field: 'answer',
+      options: q.options.map((o) => o.value),
+    })
+  if (q.multiple) {
+    const values = Array.isArray(answer) ? answer : [answer]
+    if (new Set(values).size !== values.length) throw invalid('The answer lists a value twice')
+    const allowed = new Set(q.options.map((o) => o.value))
+    const unknown = values.filter((v) => !allowed.has(v))
+    if (q.options.length && unknown.length)
+      throw invalid(`Not among the options: ${unknown.join(', ')}. Choose from: ${[...allowed].join(', ')}`)
+    return values
+  }
+  if (Array.isArray(answer)) throw invalid('This question takes a single answer (a string), not a list')
+  if (q.options.length === 0) {
+    if (!answer.trim()) throw invalid('The answer is empty')
+    return answer
+  }
+  if (!q.options.some((o) => o.value === answer))
+    throw invalid(`${JSON.stringify(answer)} is not among the options. Choose from: ${q.options.map((o) => o.value).join(', ')}`)
+  return answer
+}

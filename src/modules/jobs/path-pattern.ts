@@ -1,0 +1,81 @@
+import { AppError } from '../../lib/errors.ts'
+
+/**
+ * Job paths are plain segments or `:name` parameters. Anything the router would read as a regex or
+ * wildcard (`*`, `(`, `)`) is refused, so a pattern means exactly what it looks like.
+ */
+const PARAM = /^:([A-Za-z_][A-Za-z0-9_]*)$/
+const STATIC = /^[A-Za-z0-9\-._~!$&'+,;=@%]+$/
+export const MAX_PATH_LENGTH = 1000
+
+export function isReservedPath(path: string): boolean {
+  return path.startsWith('/_') || path === '/swagger.json'
+}
+
+/** Removes a trailing slash so `/a/` and `/a` are one job. */
+export function normalisePath(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path
+}
+
+export interface ParsedPattern {
+  pattern: string
+  params: string[]
+}
+
+export function parsePattern(raw: string, member = 'path'): ParsedPattern {
+  const pattern = normalisePath(raw)
+  const bad = (why: string) =>
+    new AppError('INVALID_PATH', `${member} ${JSON.stringify(raw)} is not a valid job path: ${why}`, { field: member })
+  if (!pattern.startsWith('/')) throw bad('it must start with /')
+  if (pattern.length > MAX_PATH_LENGTH) throw bad(`it is longer than ${MAX_PATH_LENGTH} characters`)
+  if (isReservedPath(pattern))
+    throw new AppError(
+      'RESERVED_PATH',
+      `${pattern} is reserved: paths starting with /_ and /swagger.json belong to deskhook itself`,
+      { field: member },
+    )
+  const params: string[] = []
+  if (pattern === '/') return { pattern, params }
+  for (const segment of pattern.slice(1).split('/')) {
+    const param = PARAM.exec(segment)
+    if (param) {
+      if (params.includes(param[1]!)) throw bad(`the parameter :${param[1]} appears twice`)
+      params.push(param[1]!)
+    } else if (segment === '') {
+      throw bad('it has an empty segment (//)')
+    } else if (!STATIC.test(segment)) {
+      throw bad(`the segment ${JSON.stringify(segment)} has characters a job path cannot hold (*, (, ), :, spaces…)`)
+    }
+  }
+  return { pattern, params }
+}
+
+/**
+ * When a teach call names its pattern (`deskhook.path`) and is made on a concrete path, the concrete
+ * path must be an instance of the pattern; the filled-in segments become the sample's params.
+ */
+export function matchPattern(pattern: string, concretePath: string): Record<string, string> | null {
+  const p = normalisePath(pattern).split('/')
+  const c = normalisePath(concretePath).split('/')
+  if (p.length !== c.length) return null
+  const params: Record<string, string> = {}
+  for (let i = 0; i < p.length; i++) {
+    const seg = p[i]!
+    const value = c[i]!
+    if (seg.startsWith(':')) {
+      if (value === '') return null
+      params[seg.slice(1)] = safeDecode(value)
+    } else if (seg !== value) {
+      return null
+    }
+  }
+  return params
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return s
+  }
+}

@@ -1,0 +1,29 @@
+import type { AppContext } from '../../context.ts'
+import { jobs } from '../../db/schema/index.ts'
+import { JobRouter } from './router.ts'
+
+/**
+ * One router per app, built from the jobs table on first use and dropped whenever another process
+ * (the CLI) commits, so the next request sees its jobs. The server's own writes update it in place.
+ */
+const routers = new WeakMap<AppContext, JobRouter>()
+const subscribed = new WeakSet<AppContext>()
+
+export function routerFor(ctx: AppContext): JobRouter {
+  let router = routers.get(ctx)
+  if (router) return router
+  if (!subscribed.has(ctx)) {
+    subscribed.add(ctx)
+    ctx.events.on('db.external-change', () => routers.delete(ctx))
+  }
+  router = new JobRouter()
+  for (const job of ctx.db.select({ id: jobs.id, method: jobs.method, path: jobs.path }).from(jobs).all()) {
+    try {
+      router.add(job.method, job.path, job.id)
+    } catch (err) {
+      ctx.log.error({ err, jobId: job.id, method: job.method, path: job.path }, 'job route conflicts with another; skipped')
+    }
+  }
+  routers.set(ctx, router)
+  return router
+}

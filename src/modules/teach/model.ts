@@ -1,0 +1,31 @@
+import { type Static, t } from 'elysia'
+import { JOB_METHODS } from '../jobs/router.ts'
+
+/** The body property that marks a teaching call (the seed's `svc`). */
+export const ENVELOPE_KEY = 'deskhook'
+
+/** `{"$type": "string"}`-style placeholders in `expect` stand for values generated at run time. */
+export const EXPECT_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const
+
+export const TeachEnvelope = t.Object(
+  {
+    teach: t.Literal(true),
+    prompt: t.Optional(t.String({ minLength: 1, maxLength: 4000 })),
+    expect: t.Optional(t.Record(t.String(), t.Unknown())),
+    scenario: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
+    path: t.Optional(t.String({ minLength: 1, maxLength: 1000 })),
+    desktop: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+    method: t.Optional(t.Union(JOB_METHODS.map((m) => t.Literal(m)))),
+  },
+  { additionalProperties: false },
+)
+export type TeachEnvelope = Static<typeof TeachEnvelope>
+
+export interface TeachResponse {
+  jobId: string
+  mode: 'learning' | 'live'
+  buildId: string
+  buildPath: string
+  sampleId: string
+  stabilityScore: number
+}

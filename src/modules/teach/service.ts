@@ -1,0 +1,192 @@
+import { eq } from 'drizzle-orm'
+import type { AppContext } from '../../context.ts'
+import { jobs, samples } from '../../db/schema/index.ts'
+import { AppError } from '../../lib/errors.ts'
+import { newId } from '../../lib/ids.ts'
+import { schemaProblems } from '../../lib/validation.ts'
+import { insertBuild } from '../builds/service.ts'
+import type { HttpInfo, JobInput } from '../triggers/job-input.ts'
+import { isReservedPath, matchPattern, parsePattern } from '../jobs/path-pattern.ts'
+import { routerFor } from '../jobs/routes-cache.ts'
+import { JOB_METHODS } from '../jobs/router.ts'
+import { getJobByRoute, type Job } from '../jobs/service.ts'
+import { ENVELOPE_KEY, EXPECT_TYPES, TeachEnvelope, type TeachResponse } from './model.ts'
+
+export interface TeachRequest {
+  method: string
+  path: string
+  envelope: unknown
+  input: JobInput
+  http: HttpInfo
+}
+
+export interface TeachResult {
+  response: TeachResponse
+  created: boolean
+  job: Job
+}
+
+/**
+ * A teaching call: creates the job on its first sample (Learning mode), or adds a sample to it,
+ * and queues a build for that sample. Job, sample and build are written in one transaction.
+ */
+export function teach(ctx: AppContext, req: TeachRequest): TeachResult {
+  const envelope = validateEnvelope(req.envelope)
+  const method = envelope.method ?? req.method.toUpperCase()
+  if (!(JOB_METHODS as readonly string[]).includes(method))
+    throw new AppError(
+      'INVALID_ENVELOPE',
+      `Jobs can be registered on ${JOB_METHODS.join(', ')}, not ${method}; set ${ENVELOPE_KEY}.method to teach one of those from this call`,
+      { field: `${ENVELOPE_KEY}.method` },
+    )
+  const { pattern, params } = resolvePattern(ctx, method, req.path, envelope.path)
+  const router = routerFor(ctx)
+  let addedRoute = false
+  try {
+    const result = ctx.db.transaction(
+      (tx) => {
+        const now = ctx.clock.now().toISOString()
+        let job = getJobByRoute(ctx, method, pattern)
+        const created = !job
+        if (!job) {
+          if (!envelope.prompt)
+            throw new AppError(
+              'INVALID_ENVELOPE',
+              `${ENVELOPE_KEY}.prompt is required on the first teaching call of ${method} ${pattern}: describe what the job should do`,
+              { field: `${ENVELOPE_KEY}.prompt` },
+            )
+          job = {
+            id: newId(),
+            method,
+            path: pattern,
+            mode: 'learning',
+            prompt: envelope.prompt,
+            stabilityScore: 0,
+            liveVersion: null,
+            draftVersion: null,
+            desktopId: null,
+            createdAt: now,
+            updatedAt: now,
+          }
+          tx.insert(jobs).values(job).run()
+          addRoute(router, method, pattern, job.id)
+          addedRoute = true
+        } else if (envelope.prompt && envelope.prompt !== job.prompt) {
+          // The latest description wins: teaching is how a job's purpose gets refined.
+          job = { ...job, prompt: envelope.prompt, updatedAt: now }
+          tx.update(jobs).set({ prompt: job.prompt, updatedAt: now }).where(eq(jobs.id, job.id)).run()
+        }
+        const sample = {
+          id: newId(),
+          jobId: job.id,
+          input: { ...req.input, _http: { ...req.http, params } },
+          expect: envelope.expect ?? null,
+          prompt: envelope.prompt ?? null,
+          scenario: envelope.scenario ?? null,
+          status: 'pending' as const,
+          createdAt: now,
+          updatedAt: now,
+        }
+        tx.insert(samples).values(sample).run()
+        const build = insertBuild(tx, now, {
+          jobId: job.id,
+          sampleId: sample.id,
+          scenario: sample.scenario,
+          desktop: envelope.desktop ?? null,
+        })
+        const response: TeachResponse = {
+          jobId: job.id,
+          mode: job.mode,
+          buildId: build.id,
+          buildPath: `/_builds/${build.id}`,
+          sampleId: sample.id,
+          stabilityScore: job.stabilityScore,
+        }
+        return { response, created, job }
+      },
+      { behavior: 'immediate' },
+    )
+    ctx.events.emit('jobs.changed', result.job.id)
+    ctx.events.emit('build.queued', result.response.buildId)
+    return result
+  } catch (err) {
+    if (addedRoute) router.remove(method, pattern)
+    throw err
+  }
+}
+
+function validateEnvelope(raw: unknown): TeachEnvelope {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new AppError(
+      'INVALID_ENVELOPE',
+      `${ENVELOPE_KEY} must be an object such as {"teach": true, "prompt": "Create a customer and return its id"}`,
+      { field: ENVELOPE_KEY },
+    )
+  const problems = schemaProblems(TeachEnvelope, raw, ENVELOPE_KEY)
+  if ((raw as { teach?: unknown }).teach === false)
+    problems.unshift(
+      `${ENVELOPE_KEY}.teach: must be true for a teaching call; to call the job live, leave out the ${ENVELOPE_KEY} envelope`,
+    )
+  if (problems.length)
+    throw new AppError('INVALID_ENVELOPE', problems.join('; '), {
+      field: problems[0]!.split(':')[0],
+      problems,
+    })
+  const envelope = raw as TeachEnvelope
+  if (envelope.expect) checkExpect(envelope.expect, `${ENVELOPE_KEY}.expect`)
+  return envelope
+}
+
+/** `{"$type": "string"}` stands for a value the app generates; anything else is compared exactly. */
+function checkExpect(value: unknown, at: string): void {
+  if (typeof value !== 'object' || value === null) return
+  if (Array.isArray(value)) return value.forEach((v, i) => checkExpect(v, `${at}[${i}]`))
+  const $type = (value as { $type?: unknown }).$type
+  if ($type !== undefined && !(EXPECT_TYPES as readonly unknown[]).includes($type))
+    throw new AppError('INVALID_ENVELOPE', `${at}.$type must be one of ${EXPECT_TYPES.join(', ')}`, {
+      field: `${at}.$type`,
+    })
+  for (const [k, v] of Object.entries(value)) if (k !== '$type') checkExpect(v, `${at}.${k}`)
+}
+
+/**
+ * Which pattern a teaching call teaches: the envelope's `path` (the call's own path must be an
+ * instance of it), else the job that already matches the call, else the call's path as written.
+ */
+function resolvePattern(
+  ctx: AppContext,
+  method: string,
+  requestPath: string,
+  declared: string | undefined,
+): { pattern: string; params: Record<string, string> } {
+  if (declared !== undefined) {
+    const { pattern } = parsePattern(declared, `${ENVELOPE_KEY}.path`)
+    if (pattern === requestPath || `${pattern}/` === requestPath) return { pattern, params: {} }
+    const params = matchPattern(pattern, requestPath)
+    if (!params)
+      throw new AppError(
+        'INVALID_PATH',
+        `The call's path ${requestPath} is not an instance of ${ENVELOPE_KEY}.path ${pattern}`,
+        { field: `${ENVELOPE_KEY}.path` },
+      )
+    return { pattern, params }
+  }
+  // A call made on a literal pattern (`/customers/:id`) teaches that pattern; a concrete path
+  // extends the job that already matches it, if any.
+  const literal = requestPath.includes('/:')
+  const existing = literal ? null : routerFor(ctx).find(method, requestPath)
+  if (existing && !isReservedPath(requestPath)) return { pattern: existing.pattern, params: existing.params }
+  return { pattern: parsePattern(requestPath, 'path').pattern, params: {} }
+}
+
+function addRoute(router: ReturnType<typeof routerFor>, method: string, pattern: string, jobId: string): void {
+  try {
+    router.add(method, pattern, jobId)
+  } catch {
+    throw new AppError(
+      'ROUTE_CONFLICT',
+      `${method} ${pattern} has the same shape as a job already registered on this method (only the parameter names differ); teach that job's path instead`,
+      { field: 'path' },
+    )
+  }
+}

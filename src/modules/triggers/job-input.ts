@@ -1,0 +1,52 @@
+import { ENVELOPE_KEY } from '../teach/model.ts'
+
+export interface HttpInfo {
+  method: string
+  path: string
+  params: Record<string, string>
+  headers: Record<string, string>
+}
+
+export type JobInput = Record<string, unknown>
+
+/** Query parameters that steer deskhook itself; they are not part of the job's input. */
+export const CONTROL_QUERY_PARAMS = ['async', 'callback_url'] as const
+
+/** Headers a job never sees: the caller's credential. */
+const HIDDEN_HEADERS = new Set(['x-api-key'])
+
+/** Repeated query keys become arrays (`?tag=a&tag=b` → `["a", "b"]`). */
+export function queryObject(params: URLSearchParams): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {}
+  for (const [key, value] of params) {
+    if ((CONTROL_QUERY_PARAMS as readonly string[]).includes(key)) continue
+    const prev = out[key]
+    out[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value]
+  }
+  return out
+}
+
+export function httpInfo(request: Request, path: string, params: Record<string, string>): HttpInfo {
+  const headers: Record<string, string> = {}
+  // Header names from Bun's Headers are already lower-case.
+  request.headers.forEach((value, name) => {
+    if (!HIDDEN_HEADERS.has(name)) headers[name] = value
+  })
+  return { method: request.method.toUpperCase(), path, params, headers }
+}
+
+/**
+ * The job's input: query parameters merged with the JSON body, the body winning on a shared key,
+ * with the teach envelope taken out (and returned separately). `_http` is added by the caller.
+ */
+export function mergeInput(
+  query: Record<string, string | string[]>,
+  body: Record<string, unknown> | undefined,
+): { input: JobInput; envelope: unknown; teaching: boolean } {
+  const merged: JobInput = { ...query, ...body }
+  const teaching = body !== undefined && Object.hasOwn(body, ENVELOPE_KEY)
+  const envelope = teaching ? body[ENVELOPE_KEY] : undefined
+  delete merged[ENVELOPE_KEY]
+  delete merged._http
+  return { input: merged, envelope, teaching }
+}

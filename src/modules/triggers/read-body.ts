@@ -1,0 +1,58 @@
+import { AppError } from '../../lib/errors.ts'
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
+
+/**
+ * Reads a JSON object body without ever holding more than `limit` bytes: a declared
+ * Content-Length over the limit is refused before reading, and a chunked body is counted as it
+ * streams and cut off at the limit. Returns undefined for an empty body.
+ */
+export async function readJsonObject(request: Request, limit: number): Promise<Record<string, unknown> | undefined> {
+  const declared = request.headers.get('content-length')
+  if (declared !== null && Number(declared) > limit) throw tooLarge(limit)
+  if (!request.body || declared === '0') return undefined
+  const type = request.headers.get('content-type')
+  if (type !== null && !JSON_TYPE.test(type))
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Content-Type ${type} is not supported: send the job's input as application/json`,
+    )
+  const text = await readLimited(request.body, limit)
+  if (text.trim() === '') return undefined
+  if (type === null)
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The request has a body but no Content-Type: send application/json')
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (err) {
+    throw new AppError('INVALID_JSON', `The body is not valid JSON: ${(err as Error).message}`)
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new AppError(
+      'INVALID_BODY',
+      `The body must be a JSON object (the job's input), not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}`,
+    )
+  return value as Record<string, unknown>
+}
+
+async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Promise<string> {
+  const reader = body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      await reader.cancel().catch(() => {})
+      throw tooLarge(limit)
+    }
+    chunks.push(value)
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks))
+}
+
+const tooLarge = (limit: number) =>
+  new AppError('PAYLOAD_TOO_LARGE', `The body is larger than the limit of ${limit} bytes (--body-limit)`, {
+    limit,
+  })

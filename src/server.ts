@@ -1,0 +1,62 @@
+import { createApp } from './app.ts'
+import type { Config } from './config/index.ts'
+import { type AppContext, createContext } from './context.ts'
+import { openDatabase } from './db/client.ts'
+import { migrate } from './db/migrate.ts'
+import { type Clock, systemClock } from './lib/clock.ts'
+import { createLogger, type Logger } from './lib/logger.ts'
+import { type CreatedKey, ensureInitialKey } from './modules/keys/service.ts'
+import { startDbWatcher } from './runtime/db-watcher.ts'
+
+export interface RunningServer {
+  ctx: AppContext
+  url: string
+  port: number
+  /** The key made on the first start of an empty data dir (printed once), else null. */
+  initialKey: CreatedKey | null
+  stop(): Promise<void>
+}
+
+/** Opens the store, migrates, builds the app, starts the background parts and listens. */
+export async function startServer(
+  config: Config,
+  opts: { log?: Logger; clock?: Clock } = {},
+): Promise<RunningServer> {
+  const log = opts.log ?? createLogger({ level: config.logLevel, format: config.logFormat })
+  const db = openDatabase(config.dataDir)
+  const applied = migrate(db.$client)
+  if (applied.length) log.info({ migrations: applied }, 'database migrated')
+  const ctx = createContext({ config, db, log, clock: opts.clock ?? systemClock })
+  const initialKey = ensureInitialKey(ctx)
+  const watcher = startDbWatcher(ctx)
+  const app = createApp(ctx).listen({
+    port: config.port,
+    hostname: config.host,
+    // Above the configurable body limit so deskhook's own 413 (with its error body) answers first.
+    maxRequestBodySize: 33 * 1024 * 1024,
+  })
+  const server = app.server!
+  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${server.port}`
+  log.info({ url, dataDir: config.dataDir }, 'deskhook listening')
+
+  let stopping: Promise<void> | undefined
+  const stop = () => {
+    stopping ??= (async () => {
+      log.info('shutting down: no new requests; letting in-flight ones finish')
+      const drained = server.stop(false)
+      const timedOut = await Promise.race([
+        drained.then(() => false),
+        Bun.sleep(config.shutdownTimeoutMs).then(() => true),
+      ])
+      if (timedOut) {
+        log.warn({ timeoutMs: config.shutdownTimeoutMs }, 'in-flight requests did not finish in time; closing them')
+        await server.stop(true)
+      }
+      await watcher.stop()
+      db.$client.close()
+      log.info('stopped')
+    })()
+    return stopping
+  }
+  return { ctx, url, port: server.port ?? config.port, initialKey, stop }
+}
