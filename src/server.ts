@@ -49,7 +49,10 @@ export async function startServer(
         Bun.sleep(config.shutdownTimeoutMs).then(() => true),
       ])
       if (timedOut) {
-        log.warn({ timeoutMs: config.shutdownTimeoutMs }, 'in-flight requests did not finish in time; closing them')
+        log.warn(
+          { timeoutMs: config.shutdownTimeoutMs },
+          'in-flight requests did not finish in time; closing them',
+        )
         await server.stop(true)
       }
       await watcher.stop()

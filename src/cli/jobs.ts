@@ -12,7 +12,10 @@ export function registerJobs(program: Command): void {
         const ctx = openCliContext(opts)
         const list = listJobs(ctx, ctx.config.publicUrl ?? '')
         if (opts.json) return printJson({ jobs: list })
-        if (!list.length) return process.stdout.write('No jobs yet. Teach one by calling its URL with a "deskhook" envelope.\n')
+        if (!list.length)
+          return process.stdout.write(
+            'No jobs yet. Teach one by calling its URL with a "deskhook" envelope.\n',
+          )
         printTable([
           ['METHOD', 'PATH', 'MODE', 'SCORE', 'SAMPLES', 'LIVE', 'DRAFT'],
           ...list.map((j) => [
@@ -29,7 +32,11 @@ export function registerJobs(program: Command): void {
     )
 
   for (const [name, describe, act] of [
-    ['promote', 'make the newest successful build live (takes effect at once on a running server)', promoteJob],
+    [
+      'promote',
+      'make the newest successful build live (takes effect at once on a running server)',
+      promoteJob,
+    ],
     ['demote', 'send a live job back to learning (live calls get 409 until promoted again)', demoteJob],
   ] as const) {
     addSettingOptions(
@@ -44,7 +51,14 @@ export function registerJobs(program: Command): void {
       .action((method: string, path: string, opts) =>
         run(() => {
           const job = act(openCliContext(opts), method.toUpperCase(), path)
-          if (opts.json) return printJson({ id: job.id, method: job.method, path: job.path, mode: job.mode, liveVersion: job.liveVersion })
+          if (opts.json)
+            return printJson({
+              id: job.id,
+              method: job.method,
+              path: job.path,
+              mode: job.mode,
+              liveVersion: job.liveVersion,
+            })
           process.stdout.write(`${job.method} ${job.path} is now ${job.mode}.\n`)
         }),
       )

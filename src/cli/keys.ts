@@ -41,7 +41,10 @@ export function registerKeys(program: Command): void {
     )
 
   addSettingOptions(
-    keys.command('revoke').description('revoke an API key at once').argument('<id-or-prefix>', 'the key id, or the prefix `keys list` shows'),
+    keys
+      .command('revoke')
+      .description('revoke an API key at once')
+      .argument('<id-or-prefix>', 'the key id, or the prefix `keys list` shows'),
     ['dataDir'],
   )
     .option('--json', 'print JSON')

@@ -4,17 +4,20 @@ import { startServer } from '../server.ts'
 import { addSettingOptions, flagsFrom, run } from './shared.ts'
 
 export function registerServe(program: Command): void {
-  addSettingOptions(program.command('serve').description('run the deskhook server (trigger host and dashboard)'), [
-    'port',
-    'host',
-    'dataDir',
-    'bodyLimit',
-    'logLevel',
-    'logFormat',
-    'publicUrl',
-    'shutdownTimeoutMs',
-    'watchIntervalMs',
-  ]).action((opts) =>
+  addSettingOptions(
+    program.command('serve').description('run the deskhook server (trigger host and dashboard)'),
+    [
+      'port',
+      'host',
+      'dataDir',
+      'bodyLimit',
+      'logLevel',
+      'logFormat',
+      'publicUrl',
+      'shutdownTimeoutMs',
+      'watchIntervalMs',
+    ],
+  ).action((opts) =>
     run(async () => {
       const config = loadConfig(flagsFrom(opts))
       const server = await startServer(config)

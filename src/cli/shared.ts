@@ -12,7 +12,10 @@ export function addSettingOptions(cmd: Command, keys: (keyof Config)[]): Command
   for (const key of keys) {
     const s = SETTINGS.find((x) => x.key === key)!
     const metavar = key === 'dataDir' ? 'dir' : key === 'publicUrl' ? 'url' : 'value'
-    cmd.option(`${s.flag} <${metavar}>`, `${s.help} [env ${s.env}${s.default ? `, default ${s.default}` : ''}]`)
+    cmd.option(
+      `${s.flag} <${metavar}>`,
+      `${s.help} [env ${s.env}${s.default ? `, default ${s.default}` : ''}]`,
+    )
   }
   return cmd
 }
@@ -64,5 +67,11 @@ export const printJson = (value: unknown) => process.stdout.write(`${JSON.string
 export function printTable(rows: string[][]): void {
   if (rows.length === 0) return
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)))
-  for (const r of rows) process.stdout.write(`${r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`)
+  for (const r of rows)
+    process.stdout.write(
+      `${r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd()}\n`,
+    )
 }

@@ -42,15 +42,66 @@ const size = (raw: string) => {
 }
 
 export const SETTINGS: readonly Setting[] = [
-  { key: 'port', flag: '--port', env: 'DESKHOOK_PORT', default: '8080', help: 'TCP port (0 = any free port)', parse: integer },
+  {
+    key: 'port',
+    flag: '--port',
+    env: 'DESKHOOK_PORT',
+    default: '8080',
+    help: 'TCP port (0 = any free port)',
+    parse: integer,
+  },
   { key: 'host', flag: '--host', env: 'DESKHOOK_HOST', default: '0.0.0.0', help: 'address to listen on' },
-  { key: 'dataDir', flag: '--data', env: 'DESKHOOK_DATA_DIR', default: './data', help: 'directory holding deskhook.db and files' },
-  { key: 'bodyLimit', flag: '--body-limit', env: 'DESKHOOK_BODY_LIMIT', default: '1mb', help: 'largest request body (e.g. 1mb, 512kb; max 32mb)', parse: size },
-  { key: 'logLevel', flag: '--log-level', env: 'DESKHOOK_LOG_LEVEL', default: 'info', help: 'fatal|error|warn|info|debug|trace|silent' },
-  { key: 'logFormat', flag: '--log-format', env: 'DESKHOOK_LOG_FORMAT', default: 'auto', help: 'json|pretty|auto (pretty on a terminal)' },
-  { key: 'publicUrl', flag: '--public-url', env: 'DESKHOOK_PUBLIC_URL', help: 'base URL callers use (default: the Host of each request)' },
-  { key: 'shutdownTimeoutMs', flag: '--shutdown-timeout', env: 'DESKHOOK_SHUTDOWN_TIMEOUT_MS', default: '5000', help: 'ms to let in-flight requests finish on SIGTERM', parse: integer },
-  { key: 'watchIntervalMs', flag: '--watch-interval', env: 'DESKHOOK_WATCH_INTERVAL_MS', default: '250', help: 'ms between checks for changes made by the CLI', parse: integer },
+  {
+    key: 'dataDir',
+    flag: '--data',
+    env: 'DESKHOOK_DATA_DIR',
+    default: './data',
+    help: 'directory holding deskhook.db and files',
+  },
+  {
+    key: 'bodyLimit',
+    flag: '--body-limit',
+    env: 'DESKHOOK_BODY_LIMIT',
+    default: '1mb',
+    help: 'largest request body (e.g. 1mb, 512kb; max 32mb)',
+    parse: size,
+  },
+  {
+    key: 'logLevel',
+    flag: '--log-level',
+    env: 'DESKHOOK_LOG_LEVEL',
+    default: 'info',
+    help: 'fatal|error|warn|info|debug|trace|silent',
+  },
+  {
+    key: 'logFormat',
+    flag: '--log-format',
+    env: 'DESKHOOK_LOG_FORMAT',
+    default: 'auto',
+    help: 'json|pretty|auto (pretty on a terminal)',
+  },
+  {
+    key: 'publicUrl',
+    flag: '--public-url',
+    env: 'DESKHOOK_PUBLIC_URL',
+    help: 'base URL callers use (default: the Host of each request)',
+  },
+  {
+    key: 'shutdownTimeoutMs',
+    flag: '--shutdown-timeout',
+    env: 'DESKHOOK_SHUTDOWN_TIMEOUT_MS',
+    default: '5000',
+    help: 'ms to let in-flight requests finish on SIGTERM',
+    parse: integer,
+  },
+  {
+    key: 'watchIntervalMs',
+    flag: '--watch-interval',
+    env: 'DESKHOOK_WATCH_INTERVAL_MS',
+    default: '250',
+    help: 'ms between checks for changes made by the CLI',
+    parse: integer,
+  },
 ]
 
 export class ConfigError extends Error {
@@ -62,7 +113,10 @@ export class ConfigError extends Error {
 
 export type ConfigFlags = Partial<Record<keyof Config, string | number | undefined>>
 
-export function loadConfig(flags: ConfigFlags = {}, env: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(
+  flags: ConfigFlags = {},
+  env: Record<string, string | undefined> = process.env,
+): Config {
   const raw: Record<string, unknown> = {}
   const source: Record<string, string> = {}
   for (const s of SETTINGS) {

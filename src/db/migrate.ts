@@ -14,7 +14,9 @@ export function migrate(sqlite: Database, migrations = embedded): string[] {
       for (const statement of m.sql.split('--> statement-breakpoint')) {
         if (statement.trim()) sqlite.run(statement)
       }
-      sqlite.query('INSERT INTO _migrations (name, applied_at) VALUES (?, ?)').run(m.name, new Date().toISOString())
+      sqlite
+        .query('INSERT INTO _migrations (name, applied_at) VALUES (?, ?)')
+        .run(m.name, new Date().toISOString())
       return true
     })
     if (run.immediate()) applied.push(m.name)

@@ -70,7 +70,10 @@ function toAppError(code: string | number, error: unknown): AppError {
     case 'VALIDATION':
       return new AppError('INVALID_REQUEST', validationMessage(error))
     default:
-      return new AppError('INTERNAL', 'Something went wrong on the server; the request id identifies it in the logs')
+      return new AppError(
+        'INTERNAL',
+        'Something went wrong on the server; the request id identifies it in the logs',
+      )
   }
 }
 

@@ -13,7 +13,10 @@ export interface RequestState {
 const states = new WeakMap<Request, RequestState>()
 
 export function beginRequest(request: Request): RequestState {
-  const state: RequestState = { id: requestIdFrom(request.headers.get('x-request-id')), startedAt: performance.now() }
+  const state: RequestState = {
+    id: requestIdFrom(request.headers.get('x-request-id')),
+    startedAt: performance.now(),
+  }
   states.set(request, state)
   return state
 }

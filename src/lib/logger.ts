@@ -22,12 +22,31 @@ export function createLogger(opts: LoggerOptions): Logger {
     base: undefined,
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: {
-      paths: ['key', '*.key', 'apiKey', '*.apiKey', 'headers["x-api-key"]', '*.headers["x-api-key"]', 'token', '*.token'],
+      paths: [
+        'key',
+        '*.key',
+        'apiKey',
+        '*.apiKey',
+        'headers["x-api-key"]',
+        '*.headers["x-api-key"]',
+        'token',
+        '*.token',
+      ],
       censor: '[redacted]',
     },
   }
   if (usePretty) {
-    return pino(base, pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', destination: opts.destination ?? 1, sync: true }))
+    return pino(
+      base,
+      pretty({
+        colorize: true,
+        translateTime: 'SYS:HH:MM:ss.l',
+        destination: opts.destination ?? 1,
+        sync: true,
+      }),
+    )
   }
-  return opts.destination ? pino(base, opts.destination) : pino(base, pino.destination({ dest: 1, sync: false }))
+  return opts.destination
+    ? pino(base, opts.destination)
+    : pino(base, pino.destination({ dest: 1, sync: false }))
 }

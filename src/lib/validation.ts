@@ -34,7 +34,8 @@ function describe(root: TSchema, e: ValueError): string {
     if (s.minLength && e.value.length < s.minLength) return 'must not be empty'
     if (s.maxLength && e.value.length > s.maxLength) return `must be at most ${s.maxLength} characters`
   }
-  if (s.type) return `must be ${article(String(s.type))}${e.value === undefined ? '' : `, got ${typeName(e.value)}`}`
+  if (s.type)
+    return `must be ${article(String(s.type))}${e.value === undefined ? '' : `, got ${typeName(e.value)}`}`
   return e.message.toLowerCase()
 }
 

@@ -36,22 +36,22 @@ export interface BuildProgressEntry {
 export const builds = sqliteTable(
   'builds',
   {
-  id: text('id').primaryKey(),
-  jobId: text('job_id')
-    .notNull()
-    .references(() => jobs.id, { onDelete: 'cascade' }),
-  sampleId: text('sample_id')
-    .notNull()
-    .references(() => samples.id, { onDelete: 'cascade' }),
-  status: text('status').$type<BuildStatus>().notNull().default('queued'),
-  question: text('question', { mode: 'json' }).$type<BuildQuestion>(),
-  answers: text('answers', { mode: 'json' }).$type<BuildAnswer[]>().notNull().default([]),
-  progress: text('progress', { mode: 'json' }).$type<BuildProgressEntry[]>().notNull().default([]),
-  scenario: text('scenario'),
-  desktop: text('desktop'),
-  error: text('error', { mode: 'json' }).$type<{ code: string; message: string }>(),
-  createdAt: text('created_at').notNull(),
-  updatedAt: text('updated_at').notNull(),
+    id: text('id').primaryKey(),
+    jobId: text('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    sampleId: text('sample_id')
+      .notNull()
+      .references(() => samples.id, { onDelete: 'cascade' }),
+    status: text('status').$type<BuildStatus>().notNull().default('queued'),
+    question: text('question', { mode: 'json' }).$type<BuildQuestion>(),
+    answers: text('answers', { mode: 'json' }).$type<BuildAnswer[]>().notNull().default([]),
+    progress: text('progress', { mode: 'json' }).$type<BuildProgressEntry[]>().notNull().default([]),
+    scenario: text('scenario'),
+    desktop: text('desktop'),
+    error: text('error', { mode: 'json' }).$type<{ code: string; message: string }>(),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
   },
   (t) => [index('builds_job_id').on(t.jobId)],
 )

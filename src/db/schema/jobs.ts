@@ -43,21 +43,19 @@ export type SampleStatus = 'pending' | 'passing' | 'failing'
 export const samples = sqliteTable(
   'samples',
   {
-  id: text('id').primaryKey(),
-  jobId: text('job_id')
-    .notNull()
-    .references(() => jobs.id, { onDelete: 'cascade' }),
-  /** The job input exactly as a live call would see it (query + body, `_http`, no envelope). */
-  input: text('input', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
-  expect: text('expect', { mode: 'json' }).$type<Record<string, unknown>>(),
-  prompt: text('prompt'),
-  /** Scenario this sample belongs to: named by the envelope, or by the builder from its outcome. */
-  scenario: text('scenario'),
-  status: text('status').$type<SampleStatus>().notNull().default('pending'),
-  createdAt: text('created_at').notNull(),
-  updatedAt: text('updated_at')
-    .notNull()
-    .default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
+    id: text('id').primaryKey(),
+    jobId: text('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    /** The job input exactly as a live call would see it (query + body, `_http`, no envelope). */
+    input: text('input', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    expect: text('expect', { mode: 'json' }).$type<Record<string, unknown>>(),
+    prompt: text('prompt'),
+    /** Scenario this sample belongs to: named by the envelope, or by the builder from its outcome. */
+    scenario: text('scenario'),
+    status: text('status').$type<SampleStatus>().notNull().default('pending'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`),
   },
   (t) => [index('samples_job_id').on(t.jobId)],
 )

@@ -14,7 +14,8 @@ export const buildsRoutes = (ctx: AppContext) =>
       async ({ params, request }) => {
         // Same body rules as job calls (size limit, JSON only, clear errors), read by hand.
         const body = await readJsonObject(request, ctx.config.bodyLimit)
-        if (!body) throw new AppError('INVALID_REQUEST', 'Send {"questionId": "…", "answer": "…"} as the body')
+        if (!body)
+          throw new AppError('INVALID_REQUEST', 'Send {"questionId": "…", "answer": "…"} as the body')
         const problems = schemaProblems(AnswerBody, body, '')
         if (problems.length) throw new AppError('INVALID_REQUEST', problems.join('; '), { problems })
         getBuild(ctx, params.id) // 404 before 409s

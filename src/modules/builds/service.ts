@@ -78,7 +78,12 @@ export function getBuild(ctx: AppContext, id: string): Build {
   return build
 }
 
-function update(ctx: AppContext, build: Build, patch: Partial<Build>, progress?: Omit<BuildProgressEntry, 'at'>): Build {
+function update(
+  ctx: AppContext,
+  build: Build,
+  patch: Partial<Build>,
+  progress?: Omit<BuildProgressEntry, 'at'>,
+): Build {
   const now = ctx.clock.now().toISOString()
   const next: Build = {
     ...build,
@@ -95,7 +100,12 @@ function update(ctx: AppContext, build: Build, patch: Partial<Build>, progress?:
 }
 
 /** Records what the builder looked at, tried or decided, so a person can follow the build. */
-export function recordProgress(ctx: AppContext, id: string, entry: Omit<BuildProgressEntry, 'at'>, status?: BuildStatus): Build {
+export function recordProgress(
+  ctx: AppContext,
+  id: string,
+  entry: Omit<BuildProgressEntry, 'at'>,
+  status?: BuildStatus,
+): Build {
   return update(ctx, getBuild(ctx, id), status ? { status } : {}, entry)
 }
 
@@ -164,6 +174,8 @@ function validateAnswer(q: BuildQuestion, answer: string | string[]): string | s
     return answer
   }
   if (!q.options.some((o) => o.value === answer))
-    throw invalid(`${JSON.stringify(answer)} is not among the options. Choose from: ${q.options.map((o) => o.value).join(', ')}`)
+    throw invalid(
+      `${JSON.stringify(answer)} is not among the options. Choose from: ${q.options.map((o) => o.value).join(', ')}`,
+    )
   return answer
 }

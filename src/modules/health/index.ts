@@ -12,6 +12,11 @@ export const healthRoutes = (ctx: AppContext) => {
       db = 'unavailable'
       set.status = 503
     }
-    return { status: db === 'ok' ? 'ok' : 'degraded', version: VERSION, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), db }
+    return {
+      status: db === 'ok' ? 'ok' : 'degraded',
+      version: VERSION,
+      uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+      db,
+    }
   })
 }

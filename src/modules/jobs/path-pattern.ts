@@ -25,7 +25,9 @@ export interface ParsedPattern {
 export function parsePattern(raw: string, member = 'path'): ParsedPattern {
   const pattern = normalisePath(raw)
   const bad = (why: string) =>
-    new AppError('INVALID_PATH', `${member} ${JSON.stringify(raw)} is not a valid job path: ${why}`, { field: member })
+    new AppError('INVALID_PATH', `${member} ${JSON.stringify(raw)} is not a valid job path: ${why}`, {
+      field: member,
+    })
   if (!pattern.startsWith('/')) throw bad('it must start with /')
   if (pattern.length > MAX_PATH_LENGTH) throw bad(`it is longer than ${MAX_PATH_LENGTH} characters`)
   if (isReservedPath(pattern))
@@ -44,7 +46,9 @@ export function parsePattern(raw: string, member = 'path'): ParsedPattern {
     } else if (segment === '') {
       throw bad('it has an empty segment (//)')
     } else if (!STATIC.test(segment)) {
-      throw bad(`the segment ${JSON.stringify(segment)} has characters a job path cannot hold (*, (, ), :, spaces…)`)
+      throw bad(
+        `the segment ${JSON.stringify(segment)} has characters a job path cannot hold (*, (, ), :, spaces…)`,
+      )
     }
   }
   return { pattern, params }

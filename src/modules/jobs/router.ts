@@ -42,7 +42,11 @@ export class JobRouter {
     const hit = this.#tree.find(method as JobMethod, path)
     if (!hit) return null
     const store = hit.store as RouteStore
-    return { jobId: store.jobId, pattern: store.pattern, params: { ...(hit.params as Record<string, string>) } }
+    return {
+      jobId: store.jobId,
+      pattern: store.pattern,
+      params: { ...(hit.params as Record<string, string>) },
+    }
   }
 
   /** Which methods have a job at this path: the 404 message names them. */

@@ -21,7 +21,10 @@ export function routerFor(ctx: AppContext): JobRouter {
     try {
       router.add(job.method, job.path, job.id)
     } catch (err) {
-      ctx.log.error({ err, jobId: job.id, method: job.method, path: job.path }, 'job route conflicts with another; skipped')
+      ctx.log.error(
+        { err, jobId: job.id, method: job.method, path: job.path },
+        'job route conflicts with another; skipped',
+      )
     }
   }
   routers.set(ctx, router)

@@ -4,8 +4,8 @@ import { preparedFor } from '../../db/prepared.ts'
 import { type JobMode, jobs, jobVersions, samples } from '../../db/schema/index.ts'
 import { AppError } from '../../lib/errors.ts'
 import { normalisePath } from './path-pattern.ts'
-import { routerFor } from './routes-cache.ts'
 import type { RouteMatch } from './router.ts'
+import { routerFor } from './routes-cache.ts'
 
 export type Job = typeof jobs.$inferSelect
 

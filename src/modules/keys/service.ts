@@ -2,7 +2,13 @@ import { count, eq, isNull, or, sql } from 'drizzle-orm'
 import type { AppContext } from '../../context.ts'
 import { preparedFor } from '../../db/prepared.ts'
 import { apiKeys } from '../../db/schema/index.ts'
-import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey, sameHash } from '../../lib/api-key-format.ts'
+import {
+  displayPrefix,
+  generateApiKey,
+  hashApiKey,
+  isWellFormedApiKey,
+  sameHash,
+} from '../../lib/api-key-format.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 
@@ -31,7 +37,8 @@ const toInfo = (row: typeof apiKeys.$inferSelect): KeyInfo => ({
 
 export function createKey(ctx: AppContext, name: string): CreatedKey {
   const trimmed = name.trim()
-  if (!trimmed || trimmed.length > 100) throw new AppError('INVALID_REQUEST', 'A key name must be 1–100 characters')
+  if (!trimmed || trimmed.length > 100)
+    throw new AppError('INVALID_REQUEST', 'A key name must be 1–100 characters')
   const key = generateApiKey()
   const row = {
     id: newId(),
@@ -56,7 +63,8 @@ export function revokeKey(ctx: AppContext, idOrPrefix: string): KeyInfo {
     .where(or(eq(apiKeys.id, idOrPrefix), eq(apiKeys.prefix, idOrPrefix)))
     .all()
   if (matches.length === 0) throw new AppError('NOT_FOUND', `No API key with id or prefix ${idOrPrefix}`)
-  if (matches.length > 1) throw new AppError('INVALID_REQUEST', `Several keys share the prefix ${idOrPrefix}; use the id`)
+  if (matches.length > 1)
+    throw new AppError('INVALID_REQUEST', `Several keys share the prefix ${idOrPrefix}; use the id`)
   const row = matches[0]!
   if (row.revokedAt) return toInfo(row)
   const revokedAt = ctx.clock.now().toISOString()
@@ -94,7 +102,10 @@ const TOUCH_EVERY_MS = 60_000
  * checksum, unknown, revoked): callers answer all of these the same way. Costs one SHA-256 and one
  * indexed lookup; the final comparison is constant-time.
  */
-export function verifyKey(ctx: AppContext, presented: string | null | undefined): { id: string; name: string } | null {
+export function verifyKey(
+  ctx: AppContext,
+  presented: string | null | undefined,
+): { id: string; name: string } | null {
   if (!presented || !isWellFormedApiKey(presented)) return null
   const hash = hashApiKey(presented)
   const row = findActiveByHash(ctx.db).get({ hash })

@@ -2,7 +2,10 @@
 type Obj = Record<string, unknown>
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
-const json = (schema: Obj, description: string) => ({ description, content: { 'application/json': { schema } } })
+const json = (schema: Obj, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+})
 export const errorResponse = (description: string) => json(ref('Error'), description)
 
 export const components = {
@@ -35,7 +38,11 @@ export const components = {
     PartialResult: {
       type: 'object',
       description: 'A taught alternate scenario: the run reached a known end, not the intended effect',
-      properties: { result: { type: 'object' }, scenario: { type: 'string' }, steps: { type: 'array', items: ref('Step') } },
+      properties: {
+        result: { type: 'object' },
+        scenario: { type: 'string' },
+        steps: { type: 'array', items: ref('Step') },
+      },
     },
     Step: {
       type: 'object',
@@ -89,11 +96,23 @@ export const components = {
               required: ['id', 'kind', 'text', 'options', 'multiple'],
               properties: {
                 id: { type: 'string' },
-                kind: { enum: ['choose_window', 'map_field', 'fill_required', 'choose_submit', 'choose_outputs', 'free_text'] },
+                kind: {
+                  enum: [
+                    'choose_window',
+                    'map_field',
+                    'fill_required',
+                    'choose_submit',
+                    'choose_outputs',
+                    'free_text',
+                  ],
+                },
                 text: { type: 'string' },
                 options: {
                   type: 'array',
-                  items: { type: 'object', properties: { value: { type: 'string' }, label: { type: 'string' } } },
+                  items: {
+                    type: 'object',
+                    properties: { value: { type: 'string' }, label: { type: 'string' } },
+                  },
                 },
                 multiple: { type: 'boolean' },
               },
@@ -142,7 +161,13 @@ export const components = {
   },
 }
 
-const idParam = (description: string) => ({ name: 'id', in: 'path', required: true, description, schema: { type: 'string' } })
+const idParam = (description: string) => ({
+  name: 'id',
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'string' },
+})
 
 export const reservedPaths = {
   '/swagger.json': {
@@ -150,7 +175,12 @@ export const reservedPaths = {
       operationId: 'getOpenApi',
       summary: 'This document',
       security: [],
-      responses: { 200: { description: 'OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } } },
+      responses: {
+        200: {
+          description: 'OpenAPI 3.1 document',
+          content: { 'application/json': { schema: { type: 'object' } } },
+        },
+      },
     },
   },
   '/_health': {
@@ -158,7 +188,10 @@ export const reservedPaths = {
       operationId: 'getHealth',
       summary: 'Liveness and database check',
       security: [],
-      responses: { 200: json({ type: 'object' }, 'Healthy'), 503: json({ type: 'object' }, 'Database unavailable') },
+      responses: {
+        200: json({ type: 'object' }, 'Healthy'),
+        503: json({ type: 'object' }, 'Database unavailable'),
+      },
     },
   },
   '/_jobs': {

@@ -31,7 +31,8 @@ export function buildOpenApi(ctx: AppContext, serverUrl: string): Obj {
   const paths: Record<string, Obj> = {}
   for (const job of ctx.db.select().from(jobs).orderBy(jobs.path, jobs.method).all()) {
     const key = toOpenApiPath(job.path)
-    const item = (paths[key] ??= {})
+    paths[key] ??= {}
+    const item = paths[key]
     const data = byJob.get(job.id) ?? { inputs: [], expects: [] }
     const pathParams = [...job.path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => ({
       name: m[1],

@@ -5,11 +5,11 @@ import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { schemaProblems } from '../../lib/validation.ts'
 import { insertBuild } from '../builds/service.ts'
-import type { HttpInfo, JobInput } from '../triggers/job-input.ts'
 import { isReservedPath, matchPattern, parsePattern } from '../jobs/path-pattern.ts'
-import { routerFor } from '../jobs/routes-cache.ts'
 import { JOB_METHODS } from '../jobs/router.ts'
+import { routerFor } from '../jobs/routes-cache.ts'
 import { getJobByRoute, type Job } from '../jobs/service.ts'
+import type { HttpInfo, JobInput } from '../triggers/job-input.ts'
 import { ENVELOPE_KEY, EXPECT_TYPES, TeachEnvelope, type TeachResponse } from './model.ts'
 
 export interface TeachRequest {
@@ -140,7 +140,10 @@ function validateEnvelope(raw: unknown): TeachEnvelope {
 /** `{"$type": "string"}` stands for a value the app generates; anything else is compared exactly. */
 function checkExpect(value: unknown, at: string): void {
   if (typeof value !== 'object' || value === null) return
-  if (Array.isArray(value)) return value.forEach((v, i) => checkExpect(v, `${at}[${i}]`))
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) checkExpect(v, `${at}[${i}]`)
+    return
+  }
   const $type = (value as { $type?: unknown }).$type
   if ($type !== undefined && !(EXPECT_TYPES as readonly unknown[]).includes($type))
     throw new AppError('INVALID_ENVELOPE', `${at}.$type must be one of ${EXPECT_TYPES.join(', ')}`, {
@@ -179,7 +182,12 @@ function resolvePattern(
   return { pattern: parsePattern(requestPath, 'path').pattern, params: {} }
 }
 
-function addRoute(router: ReturnType<typeof routerFor>, method: string, pattern: string, jobId: string): void {
+function addRoute(
+  router: ReturnType<typeof routerFor>,
+  method: string,
+  pattern: string,
+  jobId: string,
+): void {
   try {
     router.add(method, pattern, jobId)
   } catch {

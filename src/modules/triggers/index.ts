@@ -17,7 +17,11 @@ export const triggerRoutes = (ctx: AppContext) =>
     parse: 'none',
   })
 
-async function handle(ctx: AppContext, request: Request, set: { status?: number | string; headers: Record<string, unknown> }) {
+async function handle(
+  ctx: AppContext,
+  request: Request,
+  set: { status?: number | string; headers: Record<string, unknown> },
+) {
   const url = new URL(request.url)
   const path = url.pathname
   const method = request.method.toUpperCase()

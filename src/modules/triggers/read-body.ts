@@ -7,7 +7,10 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
  * Content-Length over the limit is refused before reading, and a chunked body is counted as it
  * streams and cut off at the limit. Returns undefined for an empty body.
  */
-export async function readJsonObject(request: Request, limit: number): Promise<Record<string, unknown> | undefined> {
+export async function readJsonObject(
+  request: Request,
+  limit: number,
+): Promise<Record<string, unknown> | undefined> {
   const declared = request.headers.get('content-length')
   if (declared !== null && Number(declared) > limit) throw tooLarge(limit)
   if (!request.body || declared === '0') return undefined
@@ -20,7 +23,10 @@ export async function readJsonObject(request: Request, limit: number): Promise<R
   const text = await readLimited(request.body, limit)
   if (text.trim() === '') return undefined
   if (type === null)
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The request has a body but no Content-Type: send application/json')
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'The request has a body but no Content-Type: send application/json',
+    )
   let value: unknown
   try {
     value = JSON.parse(text)
