@@ -9,7 +9,9 @@ if (existsSync(CHROMIUM)) process.exit(0)
 
 const canApt = process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')
 if (!canApt) {
-  console.error(`Chromium is missing at ${CHROMIUM}. Install it (Debian/Ubuntu: sudo apt-get install -y chromium) or set DESKHOOK_CHROMIUM.`)
+  console.error(
+    `Chromium is missing at ${CHROMIUM}. Install it (Debian/Ubuntu: sudo apt-get install -y chromium) or set DESKHOOK_CHROMIUM.`,
+  )
   process.exit(1)
 }
 console.log('Installing Chromium from Debian packages (needed by the end-to-end tests)…')
@@ -20,7 +22,10 @@ const apt = (args: string[]) =>
     env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
   }).exited
 if ((await apt(['install', '-y', '--no-install-recommends', 'chromium'])) !== 0) {
-  if ((await apt(['update'])) !== 0 || (await apt(['install', '-y', '--no-install-recommends', 'chromium'])) !== 0) {
+  if (
+    (await apt(['update'])) !== 0 ||
+    (await apt(['install', '-y', '--no-install-recommends', 'chromium'])) !== 0
+  ) {
     console.error('apt-get could not install chromium')
     process.exit(1)
   }
