@@ -1,0 +1,251 @@
+// Maps Chromium's accessibility tree onto the shared element model. Chromium's tree is noisy
+// (layout divs, text runs, inner editors); the model keeps what a user perceives, so selectors
+// and ancestry paths stay short and survive markup changes that do not change the UI.
+import type { Protocol } from 'devtools-protocol'
+import type { UiElement, UiRole, UiState } from '../../../protocol/elements.ts'
+import type { DomFacts } from './dom-facts.ts'
+
+type AXNode = Protocol.Accessibility.AXNode
+
+const ROLE_MAP: Record<string, UiRole> = {
+  button: 'button',
+  link: 'link',
+  textbox: 'textbox',
+  searchbox: 'textbox',
+  spinbutton: 'spinbutton',
+  checkbox: 'checkbox',
+  radio: 'radio',
+  switch: 'switch',
+  combobox: 'combobox',
+  listbox: 'listbox',
+  option: 'option',
+  heading: 'heading',
+  table: 'table',
+  grid: 'table',
+  treegrid: 'table',
+  row: 'row',
+  cell: 'cell',
+  gridcell: 'cell',
+  columnheader: 'columnheader',
+  rowheader: 'rowheader',
+  list: 'list',
+  listitem: 'listitem',
+  tree: 'tree',
+  treeitem: 'treeitem',
+  group: 'group',
+  radiogroup: 'group',
+  form: 'form',
+  menu: 'menu',
+  menubar: 'menubar',
+  menuitem: 'menuitem',
+  menuitemcheckbox: 'menuitem',
+  menuitemradio: 'menuitem',
+  toolbar: 'toolbar',
+  tablist: 'tablist',
+  tab: 'tab',
+  tabpanel: 'tabpanel',
+  image: 'image',
+  img: 'image',
+  status: 'status',
+  alert: 'alert',
+  progressbar: 'progressbar',
+  meter: 'progressbar',
+  slider: 'slider',
+  dialog: 'dialog',
+  alertdialog: 'alertdialog',
+}
+
+/** Roles whose Chromium children are internals (inner editor, value text) rather than content. */
+const LEAF_ROLES = new Set<UiRole>(['textbox', 'spinbutton', 'slider', 'progressbar', 'image'])
+/** Chromium nodes that carry nothing for a user of the model. */
+const DROPPED = new Set(['InlineTextBox', 'ListMarker', 'LineBreak'])
+/** Chromium's native <select> popup wrapper: its options belong directly to the combobox. */
+const HOISTED = new Set(['MenuListPopup'])
+const EDITABLE_ROLES = new Set<UiRole>(['textbox', 'spinbutton', 'combobox'])
+
+/** An element under construction; `raw` keeps a text run's own spacing, so runs join as rendered. */
+interface Built {
+  element: UiElement
+  raw?: string
+}
+
+export interface AxMappingContext {
+  facts: Map<number, DomFacts>
+  ref: (backendNodeId: number) => string
+  rootRef: string
+  title: string
+}
+
+export function mapAxTree(nodes: AXNode[], context: AxMappingContext): UiElement {
+  const byId = new Map(nodes.map((node) => [node.nodeId, node]))
+  const root = nodes.find((node) => node.parentId === undefined)
+  const children = root ? (root.childIds ?? []).flatMap((id) => build(byId.get(id), byId, context)) : []
+  const rootFacts =
+    root?.backendDOMNodeId === undefined ? undefined : context.facts.get(root.backendDOMNodeId)
+  return {
+    ref: context.rootRef,
+    role: 'window',
+    name: context.title,
+    bounds: rootFacts?.bounds,
+    states: root ? statesOf(root) : [],
+    children: children.map((child) => child.element),
+  }
+}
+
+function build(node: AXNode | undefined, byId: Map<string, AXNode>, context: AxMappingContext): Built[] {
+  if (!node) return []
+  const chromeRole = String(node.role?.value ?? '')
+  if (DROPPED.has(chromeRole)) return []
+  const built = (node.childIds ?? []).flatMap((id) => build(byId.get(id), byId, context))
+  if (node.ignored || HOISTED.has(chromeRole)) return built
+  const backendId = node.backendDOMNodeId
+  const facts = backendId === undefined ? undefined : context.facts.get(backendId)
+  const name = collapse(String(node.name?.value ?? ''))
+  const base = {
+    ref: backendId === undefined ? '' : context.ref(backendId),
+    automationId: facts?.id,
+    bounds: facts?.bounds,
+  }
+  if (chromeRole === 'StaticText') {
+    if (!name || !base.ref) return []
+    return [
+      { element: { ...base, role: 'text', name, states: [], children: [] }, raw: String(node.name?.value) },
+    ]
+  }
+  if (!base.ref) return built
+  const role = ROLE_MAP[chromeRole]
+  const states = statesOf(node)
+  const description = collapse(String(node.description?.value ?? '')) || undefined
+  if (!role) return buildGeneric(base, name, states, description, built)
+  const value = valueFor(node, role)
+  let children = LEAF_ROLES.has(role) ? [] : built
+  let ownName = name
+  const text = joinedText(children)
+  if (text !== undefined && (!ownName || ownName === text)) {
+    // A status or cell that only holds text is read as that text.
+    ownName = text
+    children = []
+  }
+  const element: UiElement = {
+    ...base,
+    role,
+    name: ownName,
+    value,
+    states,
+    description,
+    children: children.map((child) => child.element),
+  }
+  return [{ element: prune(element) }]
+}
+
+/** Layout containers: text-only ones become one text element, named/identified ones stay, the rest dissolve. */
+function buildGeneric(
+  base: { ref: string; automationId?: string; bounds?: UiElement['bounds'] },
+  name: string,
+  states: UiState[],
+  description: string | undefined,
+  built: Built[],
+): Built[] {
+  const text = joinedText(built)
+  if (text !== undefined) {
+    const element: UiElement = {
+      ...base,
+      role: 'text',
+      name: name || text,
+      states,
+      description,
+      children: [],
+    }
+    return [{ element: prune(element) }]
+  }
+  if (built.length === 0 && !base.automationId) return []
+  if (!name && !base.automationId && !description) return built
+  const element: UiElement = {
+    ...base,
+    role: 'generic',
+    name,
+    states,
+    description,
+    children: built.map((child) => child.element),
+  }
+  return [{ element: prune(element) }]
+}
+
+/** The text of children that are all text, or undefined when any child is something else. */
+function joinedText(children: Built[]): string | undefined {
+  if (
+    children.length === 0 ||
+    children.some((child) => child.element.role !== 'text' || child.element.children.length)
+  )
+    return undefined
+  let joined = ''
+  let previous: Built | undefined
+  for (const child of children) {
+    // Text runs keep their own spacing; text from separate blocks, or runs that layout places
+    // apart (flex gaps), get a space between them.
+    const text = child.raw ?? ` ${child.element.name} `
+    if (previous && !/\s$/.test(joined) && !/^\s/.test(text) && apart(previous, child)) joined += ' '
+    joined += text
+    previous = child
+  }
+  return collapse(joined) || undefined
+}
+
+function apart(left: Built, right: Built): boolean {
+  const a = left.element.bounds
+  const b = right.element.bounds
+  if (!a || !b) return false
+  const sameLine = Math.abs(a.y - b.y) < Math.max(2, a.height / 2)
+  return !sameLine || b.x - (a.x + a.width) > 2
+}
+
+function valueFor(node: AXNode, role: UiRole): string | undefined {
+  const raw = node.value?.value
+  if (raw !== undefined && raw !== null && raw !== '') return String(raw)
+  return EDITABLE_ROLES.has(role) ? '' : undefined
+}
+
+function statesOf(node: AXNode): UiState[] {
+  const states: UiState[] = []
+  for (const property of node.properties ?? []) {
+    const value = property.value.value as unknown
+    switch (property.name) {
+      case 'focused':
+      case 'disabled':
+      case 'selected':
+      case 'required':
+      case 'expanded':
+      case 'modal':
+      case 'busy':
+        if (value === true) states.push(property.name)
+        break
+      case 'readonly':
+        if (value === true) states.push('readonly')
+        break
+      case 'invalid':
+        if (value !== 'false' && value !== false) states.push('invalid')
+        break
+      case 'checked':
+        if (value === 'true') states.push('checked')
+        else if (value === 'mixed') states.push('mixed')
+        break
+      case 'pressed':
+        if (value === 'true') states.push('pressed')
+        else if (value === 'mixed') states.push('mixed')
+        break
+    }
+  }
+  return states
+}
+
+/** Drops optional members that are undefined so snapshots serialise (and compare) cleanly. */
+function prune(element: UiElement): UiElement {
+  for (const key of ['value', 'automationId', 'bounds', 'description'] as const) {
+    if (element[key] === undefined) delete element[key]
+  }
+  return element
+}
+
+export function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim()
+}

@@ -1,0 +1,2 @@
+export { BrowserDriver, type BrowserDriverOptions } from './browser-driver.ts'
+export { defaultExecutablePath } from './launch-browser.ts'

@@ -1,0 +1,154 @@
+// Functions that run inside the page (Runtime.callFunctionOn, `this` = the target node). They
+// are sent as source text, so each must be self-contained: no imports, no outer variables.
+
+export type HitCheck = { status: 'ok' } | { status: 'disabled' } | { status: 'obscured'; by: string }
+
+/** Would a click at (x, y) reach this element (or its label), and is it enabled? */
+export function checkHit(this: Node, x: number, y: number): HitCheck {
+  const el = this.nodeType === Node.ELEMENT_NODE ? (this as Element) : this.parentElement
+  if (!el) return { status: 'obscured', by: 'nothing (detached)' }
+  const control = el.closest('button, input, select, textarea, fieldset, [aria-disabled]')
+  if (control && (control.matches(':disabled') || control.getAttribute('aria-disabled') === 'true'))
+    return { status: 'disabled' }
+  let hit = document.elementFromPoint(x, y)
+  // Look through open shadow roots to the innermost element, as a real click would land there.
+  while (hit?.shadowRoot) {
+    const inner = hit.shadowRoot.elementFromPoint(x, y)
+    if (!inner || inner === hit) break
+    hit = inner
+  }
+  if (!hit) return { status: 'obscured', by: 'nothing (outside the viewport)' }
+  if (el === hit || el.contains(hit)) return { status: 'ok' }
+  // Styled checkboxes hide the input and show its label: clicking the label is what users do.
+  const labels = 'labels' in el ? Array.from((el as HTMLInputElement).labels ?? []) : []
+  if (labels.some((label) => label === hit || label.contains(hit))) return { status: 'ok' }
+  const id = hit.id ? `#${hit.id}` : ''
+  const cls =
+    typeof hit.className === 'string' && hit.className
+      ? `.${hit.className.trim().split(/\s+/).join('.')}`
+      : ''
+  const text = (hit.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40)
+  return { status: 'obscured', by: `<${hit.tagName.toLowerCase()}${id}${cls}>${text ? ` "${text}"` : ''}` }
+}
+
+export type FillPlan =
+  | { kind: 'type' }
+  | { kind: 'set' }
+  | { kind: 'refuse'; reason: string; disabled?: boolean }
+
+/** Focuses and selects the element's content so typing replaces it; says how to enter the value. */
+export function prepareFill(this: Node): FillPlan {
+  const el = this.nodeType === Node.ELEMENT_NODE ? (this as HTMLElement) : this.parentElement
+  if (!el) return { kind: 'refuse', reason: 'it is detached' }
+  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+    const type = el instanceof HTMLInputElement ? el.type : 'textarea'
+    const notText = ['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'image', 'hidden']
+    if (notText.includes(type)) return { kind: 'refuse', reason: `it is an input of type ${type}` }
+    if (el.disabled) return { kind: 'refuse', reason: 'it is disabled', disabled: true }
+    if (el.readOnly) return { kind: 'refuse', reason: 'it is read-only' }
+    el.focus()
+    // Date, time, colour and range pickers take typed keys per segment or not at all.
+    if (['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range'].includes(type))
+      return { kind: 'set' }
+    el.select()
+    return { kind: 'type' }
+  }
+  if (el.isContentEditable) {
+    el.focus()
+    const range = document.createRange()
+    range.selectNodeContents(el)
+    const selection = window.getSelection()
+    selection?.removeAllRanges()
+    selection?.addRange(range)
+    return { kind: 'type' }
+  }
+  if (el instanceof HTMLSelectElement) return { kind: 'refuse', reason: 'it is a drop-down (use select)' }
+  return { kind: 'refuse', reason: `<${el.tagName.toLowerCase()}> is not editable` }
+}
+
+/** Sets a value the way a picker would (native setter, then input and change events). */
+export function setValue(this: HTMLInputElement, value: string): string {
+  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set
+  setter?.call(this, value)
+  this.dispatchEvent(new Event('input', { bubbles: true }))
+  this.dispatchEvent(new Event('change', { bubbles: true }))
+  return this.value
+}
+
+export type SelectOutcome =
+  | { status: 'ok'; selected: string[] }
+  | { status: 'missing'; wanted: string; available: string[] }
+  | { status: 'not-native' }
+  | { status: 'disabled' }
+
+/** Selects <option>s of a native <select> by value, then by label (exact, then case-insensitive). */
+export function selectNative(this: Node, wanted: string[]): SelectOutcome {
+  if (!(this instanceof HTMLSelectElement)) return { status: 'not-native' }
+  if (this.disabled) return { status: 'disabled' }
+  const options = Array.from(this.options)
+  const norm = (s: string) => s.replace(/\s+/g, ' ').trim()
+  const picked: HTMLOptionElement[] = []
+  for (const value of wanted) {
+    const option =
+      options.find((o) => o.value === value) ??
+      options.find((o) => norm(o.label) === norm(value)) ??
+      options.find((o) => norm(o.label).toLowerCase() === norm(value).toLowerCase())
+    if (!option) return { status: 'missing', wanted: value, available: options.map((o) => norm(o.label)) }
+    picked.push(option)
+  }
+  this.focus()
+  for (const option of options) option.selected = picked.includes(option)
+  this.dispatchEvent(new Event('input', { bubbles: true }))
+  this.dispatchEvent(new Event('change', { bubbles: true }))
+  return { status: 'ok', selected: picked.map((o) => norm(o.label)) }
+}
+
+/** Finds the ARIA option (inside the element or the popup it controls) whose text is `wanted`. */
+export function findAriaOption(this: Element, wanted: string): Element | null {
+  const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase()
+  const scopes: Element[] = [this]
+  for (const attr of ['aria-controls', 'aria-owns']) {
+    for (const id of (this.getAttribute(attr) ?? '').split(/\s+/)) {
+      const popup = id ? document.getElementById(id) : null
+      if (popup) scopes.push(popup)
+    }
+  }
+  for (const scope of scopes) {
+    for (const option of Array.from(scope.querySelectorAll('[role="option"]'))) {
+      const label = option.getAttribute('aria-label') ?? option.textContent ?? ''
+      if (norm(label) === norm(wanted) || option.getAttribute('data-value') === wanted) return option
+    }
+  }
+  return null
+}
+
+/** true/false for checkboxes, radios, switches (native or ARIA); null when the element has no such state. */
+export function checkedState(this: Node): boolean | null {
+  const el = this.nodeType === Node.ELEMENT_NODE ? (this as Element) : this.parentElement
+  if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) return el.checked
+  const aria = el?.getAttribute('aria-checked') ?? el?.getAttribute('aria-pressed')
+  if (aria === 'true' || aria === 'mixed') return true
+  if (aria === 'false') return false
+  return null
+}
+
+export interface ReadOutcome {
+  text: string
+  value?: string
+  checked?: boolean
+}
+
+/** What a user sees in the element: its text, and the value of a control. */
+export function readElement(this: Node): ReadOutcome {
+  const norm = (s: string) => s.replace(/\s+/g, ' ').trim()
+  if (this.nodeType !== Node.ELEMENT_NODE) return { text: norm(this.textContent ?? '') }
+  const el = this as HTMLElement
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text (hidden parts left out) is what a user reads
+  const text = norm(el.innerText ?? el.textContent ?? '')
+  if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio'))
+    return { text, value: el.value, checked: el.checked }
+  if (el instanceof HTMLSelectElement) return { text, value: norm(el.selectedOptions[0]?.label ?? '') }
+  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement)
+    return { text: el.value, value: el.value }
+  return { text }
+}

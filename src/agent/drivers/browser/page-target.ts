@@ -1,0 +1,185 @@
+// One attached tab: its CDP session plus what the driver must track between calls: the native
+// dialog it shows, whether it is loading or waiting on the network, and when it last changed.
+import type { ChangeResult } from '../driver.ts'
+import { DriverError } from '../driver.ts'
+import {
+  type CdpConnection,
+  CdpSession,
+  type CommandName,
+  type CommandParams,
+  type CommandResult,
+} from './cdp-connection.ts'
+
+export interface NativeDialog {
+  type: 'alert' | 'confirm' | 'prompt' | 'beforeunload'
+  message: string
+  defaultPrompt: string
+  /** What a `fill` on the prompt's textbox typed, sent when OK is clicked. */
+  promptText?: string
+}
+
+const WORLD = 'deskhook'
+const BINDING = '__deskhookChanged'
+// Runs in an isolated world (the page's scripts cannot see or break it) of every document, and
+// reports DOM mutations and user-visible state changes that do not mutate the DOM (typing, focus).
+// Calls are coalesced: one at once, one trailing, so a busy page does not flood the socket.
+const OBSERVER_SOURCE = `(() => {
+  if (globalThis.__deskhookObserver) return
+  let timer = 0, pending = false
+  const notify = () => {
+    if (timer) { pending = true; return }
+    globalThis.${BINDING}?.('change')
+    timer = setTimeout(() => { timer = 0; if (pending) { pending = false; notify() } }, 30)
+  }
+  globalThis.__deskhookObserver = new MutationObserver(notify)
+  globalThis.__deskhookObserver.observe(document, { subtree: true, childList: true, attributes: true, characterData: true })
+  for (const type of ['input', 'change', 'focusin', 'focusout', 'transitionend', 'animationend', 'toggle'])
+    document.addEventListener(type, notify, true)
+})()`
+
+/** Requests a page waits on before it shows their outcome; event streams and beacons never finish. */
+const TRACKED_REQUESTS = new Set(['Document', 'XHR', 'Fetch'])
+
+export class PageTarget {
+  dialog: NativeDialog | null = null
+  /** Bumped by every snapshot; refs carry it so a ref from an older snapshot is refused. */
+  generation = 0
+  lastActivityAt = performance.now()
+  /** Counts changes, so a waiter can tell whether one happened while it was busy looking. */
+  changeSeq = 0
+  /** changeSeq as of the latest snapshot or waitForChange: what the driver's caller has seen. */
+  seenSeq = 0
+  private loading = false
+  private readonly inflight = new Set<string>()
+  private readonly changeWaiters = new Set<() => void>()
+  private readonly dialogWaiters = new Set<(dialog: NativeDialog) => void>()
+  private readonly unsubscribe: (() => void)[] = []
+
+  private constructor(
+    readonly targetId: string,
+    readonly session: CdpSession,
+  ) {}
+
+  static async attach(connection: CdpConnection, targetId: string): Promise<PageTarget> {
+    const { sessionId } = await connection.send('Target.attachToTarget', { targetId, flatten: true })
+    const page = new PageTarget(targetId, new CdpSession(connection, sessionId))
+    page.listen()
+    const { session } = page
+    await Promise.all([
+      session.send('Page.enable'),
+      // Runtime.bindingCalled is only reported with the Runtime domain enabled.
+      session.send('Runtime.enable'),
+      session.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }),
+      session.send('Runtime.addBinding', { name: BINDING, executionContextName: WORLD }),
+      session.send('Page.addScriptToEvaluateOnNewDocument', { source: OBSERVER_SOURCE, worldName: WORLD }),
+    ])
+    // The document already loaded when we attached has not run the script: install it there too.
+    const { frameTree } = await session.send('Page.getFrameTree')
+    const world = await session.send('Page.createIsolatedWorld', {
+      frameId: frameTree.frame.id,
+      worldName: WORLD,
+    })
+    await session.send('Runtime.evaluate', {
+      expression: OBSERVER_SOURCE,
+      contextId: world.executionContextId,
+    })
+    return page
+  }
+
+  /** Loading a document or waiting on a request the page started. */
+  get busy(): boolean {
+    return this.loading || this.inflight.size > 0
+  }
+
+  /**
+   * Sends a command the renderer must answer. A native dialog freezes the renderer, so such a
+   * command would hang: refuse it while one is open and abandon it when one opens meanwhile.
+   */
+  call<M extends CommandName>(
+    method: M,
+    params?: CommandParams<M>,
+    timeoutMs?: number,
+  ): Promise<CommandResult<M>> {
+    if (this.dialog) return Promise.reject(blocked(this.dialog))
+    const command = this.session.send(method, params, timeoutMs)
+    let stopWaiting = () => {}
+    const opened = new Promise<never>((_, reject) => {
+      const onDialog = (dialog: NativeDialog) => reject(blocked(dialog))
+      this.dialogWaiters.add(onDialog)
+      stopWaiting = () => this.dialogWaiters.delete(onDialog)
+    })
+    command.catch(() => {}) // settled later, after the dialog closes; nobody waits for it then
+    return Promise.race([command, opened]).finally(stopWaiting)
+  }
+
+  /** Resolves at the next change (mutation, navigation, request finished, dialog) or after timeoutMs. */
+  nextChange(timeoutMs: number): Promise<ChangeResult> {
+    return new Promise((resolve) => {
+      const done = (result: ChangeResult) => {
+        clearTimeout(timer)
+        this.changeWaiters.delete(onChange)
+        resolve(result)
+      }
+      const onChange = () => done('changed')
+      const timer = setTimeout(() => done('timeout'), Math.max(0, timeoutMs))
+      this.changeWaiters.add(onChange)
+    })
+  }
+
+  dispose(): void {
+    for (const off of this.unsubscribe) off()
+    for (const wake of this.changeWaiters) wake()
+  }
+
+  private changed(): void {
+    this.changeSeq++
+    this.lastActivityAt = performance.now()
+    for (const wake of [...this.changeWaiters]) wake()
+  }
+
+  private listen(): void {
+    const on = this.session.on.bind(this.session)
+    const mainFrame = (frameId: string) => frameId === this.targetId
+    this.unsubscribe.push(
+      on('Runtime.bindingCalled', (event) => {
+        if (event.name === BINDING) this.changed()
+      }),
+      on('Page.javascriptDialogOpening', (event) => {
+        this.dialog = { type: event.type, message: event.message, defaultPrompt: event.defaultPrompt ?? '' }
+        for (const notify of [...this.dialogWaiters]) notify(this.dialog)
+        this.changed()
+      }),
+      on('Page.javascriptDialogClosed', () => {
+        this.dialog = null
+        this.changed()
+      }),
+      on('Page.frameStartedLoading', (event) => {
+        if (!mainFrame(event.frameId)) return
+        this.loading = true
+        this.changed()
+      }),
+      on('Page.frameStoppedLoading', (event) => {
+        if (!mainFrame(event.frameId)) return
+        this.loading = false
+        this.changed()
+      }),
+      on('Page.frameNavigated', () => this.changed()),
+      on('Page.navigatedWithinDocument', () => this.changed()),
+      on('Network.requestWillBeSent', (event) => {
+        if (!TRACKED_REQUESTS.has(event.type ?? '')) return
+        this.inflight.add(event.requestId)
+        this.changed()
+      }),
+      on('Network.loadingFinished', (event) => this.requestDone(event.requestId)),
+      on('Network.loadingFailed', (event) => this.requestDone(event.requestId)),
+    )
+  }
+
+  private requestDone(requestId: string): void {
+    if (this.inflight.delete(requestId)) this.changed()
+  }
+}
+
+function blocked(dialog: NativeDialog): DriverError {
+  return new DriverError('BLOCKED_BY_DIALOG', `A ${dialog.type} dialog is open: "${dialog.message}"`)
+}

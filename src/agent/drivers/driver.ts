@@ -1,0 +1,72 @@
+// The contract between the automation runner / builder and a desktop technology. One folder per
+// driver under drivers/ (browser over CDP now, Windows UI Automation later); callers only see this.
+import type { AppSpec } from '../../protocol/automation.ts'
+import type { ActionResult, ElementAction, Snapshot, WindowInfo } from '../../protocol/elements.ts'
+
+export type DriverErrorCode =
+  /** The ref is from an older snapshot or its node is gone: take a new snapshot. */
+  | 'STALE_REF'
+  /** Another element (an overlay, a modal) would receive the click. */
+  | 'ELEMENT_OBSCURED'
+  | 'ELEMENT_DISABLED'
+  /** The element cannot take this action (fill on a button, select on a link…). */
+  | 'UNSUPPORTED_ACTION'
+  | 'OPTION_NOT_FOUND'
+  | 'WINDOW_NOT_FOUND'
+  /** A native dialog blocks the page: only the dialog can be acted on (and no screenshot taken). */
+  | 'BLOCKED_BY_DIALOG'
+  | 'LAUNCH_FAILED'
+  | 'TIMEOUT'
+  | 'DISCONNECTED'
+  | 'PROTOCOL_ERROR'
+
+export class DriverError extends Error {
+  override readonly name = 'DriverError'
+  constructor(
+    readonly code: DriverErrorCode,
+    message: string,
+  ) {
+    super(message)
+  }
+
+  /** Failures that a fresh snapshot and another try can cure (the UI was still moving). */
+  get retryable(): boolean {
+    return this.code === 'STALE_REF' || this.code === 'ELEMENT_OBSCURED' || this.code === 'ELEMENT_DISABLED'
+  }
+}
+
+export type ChangeResult = 'changed' | 'timeout'
+
+export interface Driver {
+  readonly kind: 'browser' | 'windows'
+
+  /** Starts or attaches to the UI technology; idempotent. */
+  start(): Promise<void>
+  /** Releases everything start() acquired (a launched browser is closed, an attached one is left running). */
+  stop(): Promise<void>
+
+  listWindows(): Promise<WindowInfo[]>
+  /**
+   * Opens the app (browser: a tab at app.url, reusing a tab of the same origin so repeated runs
+   * do not pile up tabs) and returns its window once it has loaded.
+   */
+  launch(app: AppSpec): Promise<WindowInfo>
+  /** Brings the window to the foreground so input goes to it. */
+  focusWindow(windowId: string): Promise<void>
+
+  /** A fresh element tree of the window. Refs in it are valid until the next snapshot of that window. */
+  snapshot(windowId: string): Promise<Snapshot>
+  /**
+   * Acts like a user on an element of the latest snapshot and resolves once the UI has settled
+   * (navigation finished, network and DOM quiet, or a dialog opened).
+   */
+  act(windowId: string, action: ElementAction): Promise<ActionResult>
+  /** JPEG bytes of the window as it is now. */
+  screenshot(windowId: string): Promise<Uint8Array>
+  /**
+   * Resolves 'changed' at the next UI change in the window (DOM mutation, navigation, dialog
+   * opened or closed, focus or value change) or 'timeout' after timeoutMs. Lets callers wait on
+   * a condition by re-checking it after every change, with their own deadline, instead of sleeping.
+   */
+  waitForChange(windowId: string, timeoutMs: number): Promise<ChangeResult>
+}
