@@ -2,14 +2,21 @@ import { Elysia } from 'elysia'
 import type { AppContext } from './context.ts'
 import { httpPlugin } from './http/http-plugin.ts'
 import { buildsRoutes } from './modules/builds/index.ts'
+import { desktopsRoutes } from './modules/desktops/index.ts'
 import { executionsRoutes } from './modules/executions/index.ts'
 import { healthRoutes } from './modules/health/index.ts'
 import { jobsRoutes } from './modules/jobs/index.ts'
 import { openapiRoutes } from './modules/openapi/index.ts'
 import { triggerRoutes } from './modules/triggers/index.ts'
+import type { AgentHub } from './runtime/agent-hub/index.ts'
+
+/** The long-lived parts the HTTP layer talks to. */
+export interface Runtime {
+  hub: AgentHub
+}
 
 /** The HTTP surface: reserved paths first, then the catch-all job trigger. */
-export function createApp(ctx: AppContext) {
+export function createApp(ctx: AppContext, runtime: Runtime) {
   return new Elysia({ name: 'deskhook' })
     .use(httpPlugin(ctx))
     .use(healthRoutes(ctx))
@@ -17,6 +24,7 @@ export function createApp(ctx: AppContext) {
     .use(jobsRoutes(ctx))
     .use(buildsRoutes(ctx))
     .use(executionsRoutes(ctx))
+    .use(desktopsRoutes(ctx, runtime.hub))
     .use(triggerRoutes(ctx))
 }
 

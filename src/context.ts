@@ -10,6 +10,12 @@ export interface AppEvents {
   'build.answered': [buildId: string]
   /** A job was created or changed by this process (teach, promote, new version). */
   'jobs.changed': [jobId: string]
+  /** A desktop's credential was revoked here (the CLI's revocations arrive as db.external-change). */
+  'desktop.revoked': [desktopId: string]
+  'desktop.online': [desktopId: string]
+  'desktop.offline': [desktopId: string]
+  /** An agent reported a run that nobody in this process was waiting for (e.g. from its journal). */
+  'agent.run-result': [desktopId: string, runId: string, outcome: import('./protocol/messages.ts').RunOutcome]
   /** Another process changed the database (the CLI): caches built from it must reload. */
   'db.external-change': []
 }

@@ -6,10 +6,12 @@ import { migrate } from './db/migrate.ts'
 import { type Clock, systemClock } from './lib/clock.ts'
 import { createLogger, type Logger } from './lib/logger.ts'
 import { type CreatedKey, ensureInitialKey } from './modules/keys/service.ts'
+import { AgentHub } from './runtime/agent-hub/index.ts'
 import { startDbWatcher } from './runtime/db-watcher.ts'
 
 export interface RunningServer {
   ctx: AppContext
+  hub: AgentHub
   url: string
   port: number
   /** The key made on the first start of an empty data dir (printed once), else null. */
@@ -29,7 +31,8 @@ export async function startServer(
   const ctx = createContext({ config, db, log, clock: opts.clock ?? systemClock })
   const initialKey = ensureInitialKey(ctx)
   const watcher = startDbWatcher(ctx)
-  const app = createApp(ctx).listen({
+  const hub = new AgentHub(ctx)
+  const app = createApp(ctx, { hub }).listen({
     port: config.port,
     hostname: config.host,
     // Above the configurable body limit so deskhook's own 413 (with its error body) answers first.
@@ -55,11 +58,12 @@ export async function startServer(
         )
         await server.stop(true)
       }
+      await hub.stop()
       await watcher.stop()
       db.$client.close()
       log.info('stopped')
     })()
     return stopping
   }
-  return { ctx, url, port: server.port ?? config.port, initialKey, stop }
+  return { ctx, hub, url, port: server.port ?? config.port, initialKey, stop }
 }

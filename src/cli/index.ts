@@ -1,5 +1,6 @@
 import { Command } from 'commander'
 import { VERSION } from '../version.ts'
+import { registerDesktops } from './desktops.ts'
 import { registerJobs } from './jobs.ts'
 import { registerKeys } from './keys.ts'
 import { registerServe } from './serve.ts'
@@ -12,5 +13,6 @@ export function buildCli(): Command {
   registerServe(program)
   registerKeys(program)
   registerJobs(program)
+  registerDesktops(program)
   return program
 }

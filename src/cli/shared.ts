@@ -32,6 +32,8 @@ export function flagsFrom(opts: Record<string, string | undefined>): ConfigFlags
     publicUrl: opts.publicUrl,
     shutdownTimeoutMs: opts.shutdownTimeout,
     watchIntervalMs: opts.watchInterval,
+    heartbeatIntervalMs: opts.heartbeatInterval,
+    agentGraceMs: opts.agentGrace,
   }
 }
 

@@ -22,6 +22,10 @@ export const ConfigSchema = Type.Object({
   shutdownTimeoutMs: Type.Integer({ minimum: 0, maximum: 120_000 }),
   /** How often the server looks for changes other processes (the CLI) made to the database. */
   watchIntervalMs: Type.Integer({ minimum: 10, maximum: 60_000 }),
+  /** Agents send a heartbeat this often; three missed ones mark the desktop offline. */
+  heartbeatIntervalMs: Type.Integer({ minimum: 50, maximum: 300_000 }),
+  /** How long a run whose agent vanished waits for the agent's report before it is lost. */
+  agentGraceMs: Type.Integer({ minimum: 0, maximum: 3_600_000 }),
 })
 export type Config = Readonly<Static<typeof ConfigSchema>>
 
@@ -92,6 +96,22 @@ export const SETTINGS: readonly Setting[] = [
     env: 'DESKHOOK_SHUTDOWN_TIMEOUT_MS',
     default: '5000',
     help: 'ms to let in-flight requests finish on SIGTERM',
+    parse: integer,
+  },
+  {
+    key: 'heartbeatIntervalMs',
+    flag: '--heartbeat-interval',
+    env: 'DESKHOOK_HEARTBEAT_INTERVAL_MS',
+    default: '10000',
+    help: 'ms between agent heartbeats (offline after 3 missed)',
+    parse: integer,
+  },
+  {
+    key: 'agentGraceMs',
+    flag: '--agent-grace',
+    env: 'DESKHOOK_AGENT_GRACE_MS',
+    default: '60000',
+    help: "ms a run waits for a vanished agent's report",
     parse: integer,
   },
   {

@@ -25,6 +25,11 @@ export function generateApiKey(): string {
   return `${KEY_PREFIX}${secret}${checksum(secret)}`
 }
 
+/** A one-time or per-desktop secret: a prefix and 256 random bits (enrollment tokens, agent credentials). */
+export function generateSecret(prefix: string): string {
+  return `${prefix}${base62.encode(randomBytes(32)).padStart(SECRET_CHARS, '0')}`
+}
+
 /** Cheap structural check: shape and checksum. No I/O, so bad keys cost almost nothing. */
 export function isWellFormedApiKey(key: string): boolean {
   if (!KEY_SHAPE.test(key)) return false

@@ -1,4 +1,5 @@
 export * from './api-keys.ts'
 export * from './builds.ts'
+export * from './desktops.ts'
 export * from './jobs.ts'
 export * from './settings.ts'

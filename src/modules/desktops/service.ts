@@ -1,0 +1,143 @@
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm'
+import type { AppContext } from '../../context.ts'
+import { preparedFor } from '../../db/prepared.ts'
+import { type DesktopStatus, desktops, enrollmentTokens } from '../../db/schema/index.ts'
+import { generateSecret, sameHash, hashApiKey as sha256 } from '../../lib/api-key-format.ts'
+import { AppError } from '../../lib/errors.ts'
+import { newId } from '../../lib/ids.ts'
+
+export type Desktop = typeof desktops.$inferSelect
+export type DesktopView = Omit<Desktop, 'credentialHash'>
+
+export const ENROLLMENT_TOKEN_PREFIX = 'dhe_'
+export const DESKTOP_SECRET_PREFIX = 'dhd_'
+export const MAX_TOKEN_TTL_MS = 60 * 60 * 1000
+
+export const toDesktopView = ({ credentialHash: _, ...rest }: Desktop): DesktopView => rest
+
+/** A one-time token that lets one new agent enroll; valid for at most an hour. */
+export function createEnrollmentToken(
+  ctx: AppContext,
+  ttlMs = MAX_TOKEN_TTL_MS,
+): { token: string; expiresAt: string } {
+  if (!Number.isInteger(ttlMs) || ttlMs < 1000 || ttlMs > MAX_TOKEN_TTL_MS)
+    throw new AppError('INVALID_REQUEST', 'An enrollment token lives between 1 second and 1 hour')
+  const token = generateSecret(ENROLLMENT_TOKEN_PREFIX)
+  const now = ctx.clock.now()
+  const expiresAt = new Date(now.getTime() + ttlMs).toISOString()
+  ctx.db
+    .insert(enrollmentTokens)
+    .values({ id: newId(), hash: sha256(token), createdAt: now.toISOString(), expiresAt })
+    .run()
+  return { token, expiresAt }
+}
+
+export interface AgentIdentity {
+  name: string
+  platform: string
+  driver: string
+  agentVersion: string
+}
+
+/** Trades a valid, unused, unexpired token for a new desktop and its credential (shown once). */
+export function enrollDesktop(
+  ctx: AppContext,
+  token: string,
+  who: AgentIdentity,
+): { desktop: Desktop; secret: string } {
+  return ctx.db.transaction(
+    (tx) => {
+      const now = ctx.clock.now().toISOString()
+      const row = tx
+        .select()
+        .from(enrollmentTokens)
+        .where(
+          and(
+            eq(enrollmentTokens.hash, sha256(token)),
+            isNull(enrollmentTokens.usedAt),
+            gt(enrollmentTokens.expiresAt, now),
+          ),
+        )
+        .get()
+      if (!row) throw new AppError('UNAUTHORIZED', 'The enrollment token is unknown, already used or expired')
+      const secret = generateSecret(DESKTOP_SECRET_PREFIX)
+      const desktop: Desktop = {
+        id: newId(),
+        name: who.name,
+        platform: who.platform,
+        driver: who.driver,
+        status: 'offline',
+        agentVersion: who.agentVersion,
+        credentialHash: sha256(secret),
+        lastSeenAt: now,
+        createdAt: now,
+        revokedAt: null,
+      }
+      tx.insert(desktops).values(desktop).run()
+      tx.update(enrollmentTokens)
+        .set({ usedAt: now, desktopId: desktop.id })
+        .where(eq(enrollmentTokens.id, row.id))
+        .run()
+      return { desktop, secret }
+    },
+    { behavior: 'immediate' },
+  )
+}
+
+const desktopById = preparedFor((db) =>
+  db
+    .select()
+    .from(desktops)
+    .where(eq(desktops.id, sql.placeholder('id')))
+    .prepare(),
+)
+
+export function getDesktop(ctx: AppContext, id: string): Desktop | undefined {
+  return desktopById(ctx.db).get({ id })
+}
+
+/** The desktop for a saved credential, or null if unknown, wrong or revoked (all alike). */
+export function authenticateDesktop(ctx: AppContext, desktopId: string, secret: string): Desktop | null {
+  const desktop = getDesktop(ctx, desktopId)
+  if (!desktop || desktop.revokedAt) return null
+  return sameHash(desktop.credentialHash, sha256(secret)) ? desktop : null
+}
+
+export function listDesktops(ctx: AppContext): DesktopView[] {
+  return ctx.db.select().from(desktops).orderBy(desktops.createdAt).all().map(toDesktopView)
+}
+
+/** Revokes by id or by name (when the name is unambiguous). The hub closes its socket. */
+export function revokeDesktop(ctx: AppContext, idOrName: string): DesktopView {
+  const matches = ctx.db
+    .select()
+    .from(desktops)
+    .where(or(eq(desktops.id, idOrName), eq(desktops.name, idOrName)))
+    .all()
+  if (!matches.length) throw new AppError('NOT_FOUND', `No desktop with id or name ${idOrName}`)
+  if (matches.length > 1)
+    throw new AppError('INVALID_REQUEST', `Several desktops are named ${idOrName}; use the id`)
+  const desktop = matches[0]!
+  const revokedAt = desktop.revokedAt ?? ctx.clock.now().toISOString()
+  ctx.db.update(desktops).set({ revokedAt, status: 'offline' }).where(eq(desktops.id, desktop.id)).run()
+  ctx.events.emit('desktop.revoked', desktop.id)
+  return toDesktopView({ ...desktop, revokedAt, status: 'offline' })
+}
+
+export function setDesktopStatus(
+  ctx: AppContext,
+  id: string,
+  status: DesktopStatus,
+  extra: Partial<Desktop> = {},
+): void {
+  ctx.db
+    .update(desktops)
+    .set({ status, lastSeenAt: ctx.clock.now().toISOString(), ...extra })
+    .where(eq(desktops.id, id))
+    .run()
+}
+
+/** At start-up no agent is connected yet, whatever the table said when the server stopped. */
+export function markAllOffline(ctx: AppContext): void {
+  ctx.db.update(desktops).set({ status: 'offline' }).run()
+}

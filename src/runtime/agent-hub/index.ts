@@ -1,0 +1,329 @@
+import type { AppContext } from '../../context.ts'
+import { AppError } from '../../lib/errors.ts'
+import { newId } from '../../lib/ids.ts'
+import {
+  authenticateDesktop,
+  type Desktop,
+  enrollDesktop,
+  getDesktop,
+  markAllOffline,
+  setDesktopStatus,
+} from '../../modules/desktops/service.ts'
+import type { Automation } from '../../protocol/automation.ts'
+import {
+  AgentMessage,
+  CLOSE,
+  decodeMessage,
+  type Hello,
+  PROTOCOL_VERSION,
+  type RpcMethod,
+  type RunOutcome,
+  type RunResult,
+  type RunStep,
+  type StepRecord,
+} from '../../protocol/messages.ts'
+import { decodePreviewFrame } from '../../protocol/preview-frame.ts'
+import { VERSION } from '../../version.ts'
+import { AgentLostError, PendingRuns } from './pending-runs.ts'
+import { AgentSession, type AgentSocket } from './session.ts'
+
+export { AgentLostError }
+
+/** An agent must say hello this soon after connecting, or it is dropped. */
+const HELLO_TIMEOUT_MS = 10_000
+const MISSED_HEARTBEATS = 3
+
+export interface RunDispatch {
+  runId: string
+  automation: Automation
+  input: Record<string, unknown>
+  timeoutMs: number
+}
+
+/**
+ * The live connections to agents: authenticates them, tracks online/busy/offline, carries the
+ * builder's remote calls and the runner's runs, and drops agents that go quiet or are revoked.
+ */
+export class AgentHub {
+  #sessions = new Map<string, AgentSession>()
+  #runs = new PendingRuns()
+  #monitor: ReturnType<typeof setInterval>
+  #unsubscribe: () => void
+
+  constructor(private readonly ctx: AppContext) {
+    markAllOffline(ctx)
+    const interval = ctx.config.heartbeatIntervalMs
+    this.#monitor = setInterval(() => this.#dropSilent(), interval)
+    this.#monitor.unref()
+    const recheck = () => this.#dropRevoked()
+    ctx.events.on('desktop.revoked', recheck)
+    ctx.events.on('db.external-change', recheck)
+    this.#unsubscribe = () => {
+      ctx.events.off('desktop.revoked', recheck)
+      ctx.events.off('db.external-change', recheck)
+    }
+  }
+
+  // ── socket lifecycle (called by the WebSocket route) ─────────────────────────
+  open(socket: AgentSocket): AgentSession {
+    const session = new AgentSession(socket)
+    setTimeout(() => {
+      if (!session.desktopId) session.close(CLOSE.AUTH_FAILED, 'no hello received')
+    }, HELLO_TIMEOUT_MS).unref()
+    return session
+  }
+
+  message(session: AgentSession, data: unknown): void {
+    session.lastSeen = Date.now()
+    if (data instanceof Uint8Array || data instanceof ArrayBuffer) {
+      const frame = decodePreviewFrame(data instanceof ArrayBuffer ? new Uint8Array(data) : data)
+      if (frame && session.desktopId) session.preview = { ...frame, at: Date.now() }
+      return
+    }
+    const decoded = decodeMessage(AgentMessage, data)
+    if (!decoded.ok) {
+      this.ctx.log.warn(
+        { desktopId: session.desktopId, error: decoded.error },
+        'invalid agent message; closing',
+      )
+      return session.close(CLOSE.PROTOCOL, decoded.error.slice(0, 120))
+    }
+    const msg = decoded.message
+    if (msg.type === 'hello') return this.#hello(session, msg)
+    if (!session.desktopId) return session.close(CLOSE.AUTH_FAILED, 'hello first')
+    switch (msg.type) {
+      case 'heartbeat':
+        session.busyRunId = msg.busyRunId
+        session.send({ type: 'heartbeat.ack' })
+        return setDesktopStatus(this.ctx, session.desktopId, msg.busyRunId ? 'busy' : 'online')
+      case 'rpc.result': {
+        const rpc = session.rpcs.get(msg.id)
+        if (!rpc) return
+        session.rpcs.delete(msg.id)
+        clearTimeout(rpc.timer)
+        if (msg.ok) rpc.resolve(msg.result)
+        else
+          rpc.reject(
+            new AppError(
+              'SERVICE_UNAVAILABLE',
+              `${rpc.method} failed on the desktop: ${msg.error?.code}: ${msg.error?.message}`,
+              { driverError: msg.error },
+            ),
+          )
+        return
+      }
+      case 'run.step':
+        return this.#runStep(session, msg)
+      case 'run.result':
+        return this.#runResult(session, msg)
+    }
+  }
+
+  close(session: AgentSession, code: number, reason: string): void {
+    session.closed = true
+    for (const rpc of session.rpcs.values()) {
+      clearTimeout(rpc.timer)
+      rpc.reject(new AppError('SERVICE_UNAVAILABLE', `The desktop disconnected during ${rpc.method}`))
+    }
+    session.rpcs.clear()
+    const id = session.desktopId
+    if (!id || this.#sessions.get(id) !== session) return
+    this.#sessions.delete(id)
+    setDesktopStatus(this.ctx, id, 'offline')
+    this.#runs.startGrace(id, this.ctx.config.agentGraceMs)
+    this.ctx.log.info({ desktopId: id, code, reason }, 'desktop disconnected')
+    this.ctx.events.emit('desktop.offline', id)
+  }
+
+  // ── API for the builder and the scheduler ────────────────────────────────────
+  onlineDesktops(): { id: string; name: string; busy: boolean }[] {
+    return [...this.#sessions.values()].map((s) => ({
+      id: s.desktopId!,
+      name: s.name!,
+      busy: Boolean(s.busyRunId),
+    }))
+  }
+
+  isOnline(desktopId: string): boolean {
+    return this.#sessions.has(desktopId)
+  }
+
+  /** Calls a driver method on the desktop (snapshot, act, …) and returns its result. */
+  rpc<T = unknown>(desktopId: string, method: RpcMethod, params: unknown[], timeoutMs = 30_000): Promise<T> {
+    const session = this.#require(desktopId)
+    const id = newId()
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        session.rpcs.delete(id)
+        reject(
+          new AppError('SERVICE_UNAVAILABLE', `The desktop did not answer ${method} within ${timeoutMs} ms`),
+        )
+      }, timeoutMs)
+      session.rpcs.set(id, { method, resolve: resolve as (v: unknown) => void, reject, timer })
+      session.send({ type: 'rpc', id, method, params })
+    })
+  }
+
+  /**
+   * Hands a whole automation to the desktop's agent and resolves with its report. Step events
+   * stream through `onStep`. If the agent vanishes, the run waits the grace period for a report
+   * over a new connection, then rejects with AgentLostError. Never re-sent.
+   */
+  run(
+    desktopId: string,
+    dispatch: RunDispatch,
+    onStep?: (event: 'started' | 'finished', step: StepRecord) => void,
+  ): Promise<RunOutcome> {
+    const session = this.#require(desktopId)
+    if (session.busyRunId)
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        `Desktop ${session.name} is busy with run ${session.busyRunId}`,
+      )
+    const lease = newId()
+    const outcome = new Promise<RunOutcome>((resolve, reject) =>
+      this.#runs.add(dispatch.runId, { desktopId, lease, onStep, resolve, reject }),
+    )
+    session.busyRunId = dispatch.runId
+    setDesktopStatus(this.ctx, desktopId, 'busy')
+    session.send({ type: 'run', lease, ...dispatch })
+    return outcome
+  }
+
+  cancel(desktopId: string, runId: string, reason: string): void {
+    this.#sessions.get(desktopId)?.send({ type: 'cancel', runId, reason })
+  }
+
+  startPreview(desktopId: string, intervalMs: number, windowId?: string): void {
+    this.#require(desktopId).send({ type: 'preview.start', intervalMs, ...(windowId ? { windowId } : {}) })
+  }
+
+  stopPreview(desktopId: string): void {
+    this.#sessions.get(desktopId)?.send({ type: 'preview.stop' })
+  }
+
+  latestPreview(desktopId: string): { windowId: string; jpeg: Uint8Array; at: number } | undefined {
+    return this.#sessions.get(desktopId)?.preview
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#monitor)
+    this.#unsubscribe()
+    for (const s of this.#sessions.values()) s.close(CLOSE.SHUTTING_DOWN, 'server shutting down')
+    this.#sessions.clear()
+    this.#runs.failAll(new AgentLostError('The server shut down before the run was reported'))
+  }
+
+  // ── internals ───────────────────────────────────────────────────────────────
+  #require(desktopId: string): AgentSession {
+    const session = this.#sessions.get(desktopId)
+    if (!session) throw new AppError('SERVICE_UNAVAILABLE', `Desktop ${desktopId} is not connected`)
+    return session
+  }
+
+  #hello(session: AgentSession, hello: Hello): void {
+    if (session.desktopId) return session.close(CLOSE.PROTOCOL, 'hello sent twice')
+    if (hello.protocol !== PROTOCOL_VERSION)
+      return session.close(
+        CLOSE.PROTOCOL,
+        `agent speaks protocol ${hello.protocol}, server ${VERSION} speaks ${PROTOCOL_VERSION}: upgrade the agent`,
+      )
+    let desktop: Desktop | null
+    let credential: { desktopId: string; secret: string } | undefined
+    const who = {
+      name: hello.name,
+      platform: hello.platform,
+      driver: hello.driver,
+      agentVersion: hello.agentVersion,
+    }
+    if (hello.auth.kind === 'enroll') {
+      try {
+        const enrolled = enrollDesktop(this.ctx, hello.auth.token, who)
+        desktop = enrolled.desktop
+        credential = { desktopId: desktop.id, secret: enrolled.secret }
+      } catch (err) {
+        this.ctx.log.warn({ name: hello.name }, 'agent enrollment refused')
+        return session.close(CLOSE.AUTH_FAILED, err instanceof AppError ? err.message : 'enrollment failed')
+      }
+    } else {
+      desktop = authenticateDesktop(this.ctx, hello.auth.desktopId, hello.auth.secret)
+      if (!desktop) {
+        const revoked = getDesktop(this.ctx, hello.auth.desktopId)?.revokedAt
+        this.ctx.log.warn(
+          { desktopId: hello.auth.desktopId, revoked: Boolean(revoked) },
+          'agent credential refused',
+        )
+        return session.close(
+          revoked ? CLOSE.REVOKED : CLOSE.AUTH_FAILED,
+          revoked ? 'this desktop was revoked' : 'unknown desktop or wrong credential',
+        )
+      }
+    }
+    const previous = this.#sessions.get(desktop.id)
+    if (previous) {
+      this.#sessions.delete(desktop.id)
+      previous.close(CLOSE.REPLACED, 'replaced by a newer connection of the same desktop')
+    }
+    session.desktopId = desktop.id
+    session.name = hello.name
+    session.busyRunId = hello.busyRunId
+    this.#sessions.set(desktop.id, session)
+    setDesktopStatus(this.ctx, desktop.id, hello.busyRunId ? 'busy' : 'online', {
+      name: hello.name,
+      platform: hello.platform,
+      driver: hello.driver,
+      agentVersion: hello.agentVersion,
+    })
+    this.#runs.cancelGrace(desktop.id)
+    session.send({
+      type: 'welcome',
+      protocol: PROTOCOL_VERSION,
+      desktopId: desktop.id,
+      name: hello.name,
+      heartbeatIntervalMs: this.ctx.config.heartbeatIntervalMs,
+      ...(credential ? { credential } : {}),
+    })
+    this.ctx.log.info(
+      { desktopId: desktop.id, name: hello.name, enrolled: Boolean(credential) },
+      'desktop connected',
+    )
+    this.ctx.events.emit('desktop.online', desktop.id)
+  }
+
+  #runStep(session: AgentSession, msg: RunStep): void {
+    const run = this.#runs.get(msg.runId)
+    if (!run || run.lease !== msg.lease || run.desktopId !== session.desktopId)
+      return this.ctx.log.warn(
+        { desktopId: session.desktopId, runId: msg.runId },
+        'step event with a stale or unknown lease ignored',
+      )
+    run.onStep?.(msg.event, msg.step)
+  }
+
+  #runResult(session: AgentSession, msg: RunResult): void {
+    const desktopId = session.desktopId!
+    const run = this.#runs.get(msg.runId)
+    if (run && (run.lease !== msg.lease || run.desktopId !== desktopId)) {
+      return this.ctx.log.warn({ desktopId, runId: msg.runId }, 'run result with a stale lease ignored')
+    }
+    if (session.busyRunId === msg.runId) session.busyRunId = undefined
+    setDesktopStatus(this.ctx, desktopId, session.busyRunId ? 'busy' : 'online')
+    if (!this.#runs.settle(msg.runId, msg.outcome))
+      this.ctx.events.emit('agent.run-result', desktopId, msg.runId, msg.outcome)
+    session.send({ type: 'run.ack', runId: msg.runId })
+  }
+
+  #dropSilent(): void {
+    const limit = this.ctx.config.heartbeatIntervalMs * MISSED_HEARTBEATS
+    const now = Date.now()
+    for (const s of this.#sessions.values()) {
+      if (now - s.lastSeen > limit) s.close(CLOSE.HEARTBEAT_MISSED, `no heartbeat for ${now - s.lastSeen} ms`)
+    }
+  }
+
+  #dropRevoked(): void {
+    for (const [id, s] of this.#sessions) {
+      if (getDesktop(this.ctx, id)?.revokedAt) s.close(CLOSE.REVOKED, 'this desktop was revoked')
+    }
+  }
+}
