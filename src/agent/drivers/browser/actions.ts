@@ -1,49 +1,12 @@
 // Element actions performed the way a user would: scroll into view, check that the element is
 // enabled and actually under the pointer, then real mouse/keyboard input through `Input.*`.
-import type { ActionResult } from '../../../protocol/elements.ts'
+import type { ActionResult, ElementAction } from '../../../protocol/elements.ts'
 import { DriverError } from '../driver.ts'
 import { CdpProtocolError } from './cdp-connection.ts'
 import { pressKeys } from './keyboard.ts'
+import { callOnNode, findOption } from './node-calls.ts'
 import * as inPage from './page-functions.ts'
 import type { PageTarget } from './page-target.ts'
-
-type InPageFunction<A extends unknown[], R> = (this: never, ...args: A) => R
-
-/** Runs one of page-functions.ts on the node and returns its (JSON) result. */
-export async function callOnNode<A extends unknown[], R>(
-  page: PageTarget,
-  backendNodeId: number,
-  fn: InPageFunction<A, R>,
-  ...args: A
-): Promise<R> {
-  const objectId = await resolveNode(page, backendNodeId)
-  try {
-    const { result, exceptionDetails } = await page.call('Runtime.callFunctionOn', {
-      objectId,
-      functionDeclaration: fn.toString(),
-      arguments: args.map((value) => ({ value })),
-      returnByValue: true,
-      awaitPromise: true,
-    })
-    if (exceptionDetails)
-      throw new DriverError('PROTOCOL_ERROR', `In-page ${fn.name} failed: ${exceptionDetails.text}`)
-    return result.value as R
-  } finally {
-    page.session.send('Runtime.releaseObject', { objectId }).catch(() => {})
-  }
-}
-
-async function resolveNode(page: PageTarget, backendNodeId: number): Promise<string> {
-  try {
-    const { object } = await page.call('DOM.resolveNode', { backendNodeId })
-    if (!object.objectId) throw new DriverError('STALE_REF', 'The element is gone; take a new snapshot')
-    return object.objectId
-  } catch (error) {
-    if (error instanceof CdpProtocolError)
-      throw new DriverError('STALE_REF', 'The element is gone; take a new snapshot')
-    throw error
-  }
-}
 
 /** Scrolls the node into view and returns the centre of its first visible box, in viewport pixels. */
 async function clickPoint(page: PageTarget, backendNodeId: number): Promise<{ x: number; y: number }> {
@@ -140,23 +103,6 @@ export async function selectNode(
   return { value: values.join(', ') }
 }
 
-async function findOption(page: PageTarget, backendNodeId: number, value: string): Promise<number | null> {
-  const objectId = await resolveNode(page, backendNodeId)
-  try {
-    const { result } = await page.call('Runtime.callFunctionOn', {
-      objectId,
-      functionDeclaration: inPage.findAriaOption.toString(),
-      arguments: [{ value }],
-    })
-    if (!result.objectId) return null
-    const { node } = await page.call('DOM.describeNode', { objectId: result.objectId })
-    page.session.send('Runtime.releaseObject', { objectId: result.objectId }).catch(() => {})
-    return node.backendNodeId
-  } finally {
-    page.session.send('Runtime.releaseObject', { objectId }).catch(() => {})
-  }
-}
-
 export async function checkNode(
   page: PageTarget,
   backendNodeId: number,
@@ -188,7 +134,30 @@ export async function focusNode(page: PageTarget, backendNodeId: number): Promis
   }
 }
 
-export async function readNode(page: PageTarget, backendNodeId: number): Promise<ActionResult> {
-  const read = await callOnNode(page, backendNodeId, inPage.readElement)
-  return read
+/** Performs an element action on a DOM node (the driver handles dialogs and the window itself). */
+export async function performOnNode(
+  page: PageTarget,
+  node: number,
+  action: ElementAction,
+): Promise<ActionResult> {
+  switch (action.kind) {
+    case 'click':
+      await clickNode(page, node, action)
+      return {}
+    case 'fill':
+      return fillNode(page, node, action.value)
+    case 'select':
+      return selectNode(page, node, action.values)
+    case 'check':
+      return checkNode(page, node, action.checked)
+    case 'keys':
+      await focusNode(page, node)
+      await pressKeys(page, action.keys)
+      return {}
+    case 'focus':
+      await focusNode(page, node)
+      return {}
+    case 'read':
+      return callOnNode(page, node, inPage.readElement)
+  }
 }

@@ -3,57 +3,10 @@
 // and ancestry paths stay short and survive markup changes that do not change the UI.
 import type { Protocol } from 'devtools-protocol'
 import type { UiElement, UiRole, UiState } from '../../../protocol/elements.ts'
+import { ROLE_MAP, statesOf } from './ax-roles.ts'
 import type { DomFacts } from './dom-facts.ts'
 
 type AXNode = Protocol.Accessibility.AXNode
-
-const ROLE_MAP: Record<string, UiRole> = {
-  button: 'button',
-  link: 'link',
-  textbox: 'textbox',
-  searchbox: 'textbox',
-  spinbutton: 'spinbutton',
-  checkbox: 'checkbox',
-  radio: 'radio',
-  switch: 'switch',
-  combobox: 'combobox',
-  listbox: 'listbox',
-  option: 'option',
-  heading: 'heading',
-  table: 'table',
-  grid: 'table',
-  treegrid: 'table',
-  row: 'row',
-  cell: 'cell',
-  gridcell: 'cell',
-  columnheader: 'columnheader',
-  rowheader: 'rowheader',
-  list: 'list',
-  listitem: 'listitem',
-  tree: 'tree',
-  treeitem: 'treeitem',
-  group: 'group',
-  radiogroup: 'group',
-  form: 'form',
-  menu: 'menu',
-  menubar: 'menubar',
-  menuitem: 'menuitem',
-  menuitemcheckbox: 'menuitem',
-  menuitemradio: 'menuitem',
-  toolbar: 'toolbar',
-  tablist: 'tablist',
-  tab: 'tab',
-  tabpanel: 'tabpanel',
-  image: 'image',
-  img: 'image',
-  status: 'status',
-  alert: 'alert',
-  progressbar: 'progressbar',
-  meter: 'progressbar',
-  slider: 'slider',
-  dialog: 'dialog',
-  alertdialog: 'alertdialog',
-}
 
 /** Roles whose Chromium children are internals (inner editor, value text) rather than content. */
 const LEAF_ROLES = new Set<UiRole>(['textbox', 'spinbutton', 'slider', 'progressbar', 'image'])
@@ -203,39 +156,6 @@ function valueFor(node: AXNode, role: UiRole): string | undefined {
   const raw = node.value?.value
   if (raw !== undefined && raw !== null && raw !== '') return String(raw)
   return EDITABLE_ROLES.has(role) ? '' : undefined
-}
-
-function statesOf(node: AXNode): UiState[] {
-  const states: UiState[] = []
-  for (const property of node.properties ?? []) {
-    const value = property.value.value as unknown
-    switch (property.name) {
-      case 'focused':
-      case 'disabled':
-      case 'selected':
-      case 'required':
-      case 'expanded':
-      case 'modal':
-      case 'busy':
-        if (value === true) states.push(property.name)
-        break
-      case 'readonly':
-        if (value === true) states.push('readonly')
-        break
-      case 'invalid':
-        if (value !== 'false' && value !== false) states.push('invalid')
-        break
-      case 'checked':
-        if (value === 'true') states.push('checked')
-        else if (value === 'mixed') states.push('mixed')
-        break
-      case 'pressed':
-        if (value === 'true') states.push('pressed')
-        else if (value === 'mixed') states.push('mixed')
-        break
-    }
-  }
-  return states
 }
 
 /** Drops optional members that are undefined so snapshots serialise (and compare) cleanly. */

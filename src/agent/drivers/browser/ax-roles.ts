@@ -1,0 +1,84 @@
+// Chromium's accessibility vocabulary → the element model's small role and state sets.
+import type { Protocol } from 'devtools-protocol'
+import type { UiRole, UiState } from '../../../protocol/elements.ts'
+
+export const ROLE_MAP: Record<string, UiRole> = {
+  button: 'button',
+  link: 'link',
+  textbox: 'textbox',
+  searchbox: 'textbox',
+  spinbutton: 'spinbutton',
+  checkbox: 'checkbox',
+  radio: 'radio',
+  switch: 'switch',
+  combobox: 'combobox',
+  listbox: 'listbox',
+  option: 'option',
+  heading: 'heading',
+  table: 'table',
+  grid: 'table',
+  treegrid: 'table',
+  row: 'row',
+  cell: 'cell',
+  gridcell: 'cell',
+  columnheader: 'columnheader',
+  rowheader: 'rowheader',
+  list: 'list',
+  listitem: 'listitem',
+  tree: 'tree',
+  treeitem: 'treeitem',
+  group: 'group',
+  radiogroup: 'group',
+  form: 'form',
+  menu: 'menu',
+  menubar: 'menubar',
+  menuitem: 'menuitem',
+  menuitemcheckbox: 'menuitem',
+  menuitemradio: 'menuitem',
+  toolbar: 'toolbar',
+  tablist: 'tablist',
+  tab: 'tab',
+  tabpanel: 'tabpanel',
+  image: 'image',
+  img: 'image',
+  status: 'status',
+  alert: 'alert',
+  progressbar: 'progressbar',
+  meter: 'progressbar',
+  slider: 'slider',
+  dialog: 'dialog',
+  alertdialog: 'alertdialog',
+}
+
+export function statesOf(node: Protocol.Accessibility.AXNode): UiState[] {
+  const states: UiState[] = []
+  for (const property of node.properties ?? []) {
+    const value = property.value.value as unknown
+    switch (property.name) {
+      case 'focused':
+      case 'disabled':
+      case 'selected':
+      case 'required':
+      case 'expanded':
+      case 'modal':
+      case 'busy':
+        if (value === true) states.push(property.name)
+        break
+      case 'readonly':
+        if (value === true) states.push('readonly')
+        break
+      case 'invalid':
+        if (value !== 'false' && value !== false) states.push('invalid')
+        break
+      case 'checked':
+        if (value === 'true') states.push('checked')
+        else if (value === 'mixed') states.push('mixed')
+        break
+      case 'pressed':
+        if (value === 'true') states.push('pressed')
+        else if (value === 'mixed') states.push('mixed')
+        break
+    }
+  }
+  return states
+}

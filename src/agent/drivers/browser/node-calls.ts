@@ -1,0 +1,66 @@
+// Calls into the page on one DOM node: the in-page functions of page-functions.ts run with the
+// node as `this`, and nodes the page hands back are turned into backendNodeIds we can act on.
+import { DriverError } from '../driver.ts'
+import { CdpProtocolError } from './cdp-connection.ts'
+import { findAriaOption } from './page-functions.ts'
+import type { PageTarget } from './page-target.ts'
+
+type InPageFunction<A extends unknown[], R> = (this: never, ...args: A) => R
+
+/** Runs one of page-functions.ts on the node and returns its (JSON) result. */
+export async function callOnNode<A extends unknown[], R>(
+  page: PageTarget,
+  backendNodeId: number,
+  fn: InPageFunction<A, R>,
+  ...args: A
+): Promise<R> {
+  const objectId = await resolveNode(page, backendNodeId)
+  try {
+    const { result, exceptionDetails } = await page.call('Runtime.callFunctionOn', {
+      objectId,
+      functionDeclaration: fn.toString(),
+      arguments: args.map((value) => ({ value })),
+      returnByValue: true,
+      awaitPromise: true,
+    })
+    if (exceptionDetails)
+      throw new DriverError('PROTOCOL_ERROR', `In-page ${fn.name} failed: ${exceptionDetails.text}`)
+    return result.value as R
+  } finally {
+    page.session.send('Runtime.releaseObject', { objectId }).catch(() => {})
+  }
+}
+
+export async function resolveNode(page: PageTarget, backendNodeId: number): Promise<string> {
+  try {
+    const { object } = await page.call('DOM.resolveNode', { backendNodeId })
+    if (!object.objectId) throw new DriverError('STALE_REF', 'The element is gone; take a new snapshot')
+    return object.objectId
+  } catch (error) {
+    if (error instanceof CdpProtocolError)
+      throw new DriverError('STALE_REF', 'The element is gone; take a new snapshot')
+    throw error
+  }
+}
+
+/** The ARIA option for `value` in a scripted list box (or null), as a backendNodeId. */
+export async function findOption(
+  page: PageTarget,
+  backendNodeId: number,
+  value: string,
+): Promise<number | null> {
+  const objectId = await resolveNode(page, backendNodeId)
+  try {
+    const { result } = await page.call('Runtime.callFunctionOn', {
+      objectId,
+      functionDeclaration: findAriaOption.toString(),
+      arguments: [{ value }],
+    })
+    if (!result.objectId) return null
+    const { node } = await page.call('DOM.describeNode', { objectId: result.objectId })
+    page.session.send('Runtime.releaseObject', { objectId: result.objectId }).catch(() => {})
+    return node.backendNodeId
+  } finally {
+    page.session.send('Runtime.releaseObject', { objectId }).catch(() => {})
+  }
+}
