@@ -71,23 +71,15 @@ function build(node: AXNode | undefined, byId: Map<string, AXNode>, context: AxM
   const description = collapse(String(node.description?.value ?? '')) || undefined
   if (!role) return buildGeneric(base, name, states, description, built)
   const value = valueFor(node, role)
-  let children = LEAF_ROLES.has(role) ? [] : built
+  let children = LEAF_ROLES.has(role) ? [] : built.map((child) => child.element)
   let ownName = name
-  const text = joinedText(children)
+  const text = LEAF_ROLES.has(role) ? undefined : joinedText(built)
   if (text !== undefined && (!ownName || ownName === text)) {
     // A status or cell that only holds text is read as that text.
     ownName = text
-    children = []
+    children = idHandles(built)
   }
-  const element: UiElement = {
-    ...base,
-    role,
-    name: ownName,
-    value,
-    states,
-    description,
-    children: children.map((child) => child.element),
-  }
+  const element: UiElement = { ...base, role, name: ownName, value, states, description, children }
   return [{ element: prune(element) }]
 }
 
@@ -101,14 +93,8 @@ function buildGeneric(
 ): Built[] {
   const text = joinedText(built)
   if (text !== undefined) {
-    const element: UiElement = {
-      ...base,
-      role: 'text',
-      name: name || text,
-      states,
-      description,
-      children: [],
-    }
+    const children = idHandles(built)
+    const element: UiElement = { ...base, role: 'text', name: name || text, states, description, children }
     return [{ element: prune(element) }]
   }
   if (built.length === 0 && !base.automationId) return []
@@ -124,13 +110,17 @@ function buildGeneric(
   return [{ element: prune(element) }]
 }
 
+/**
+ * When text runs merge into their parent's name, runs that carry an id (`<strong id="customer-id">`)
+ * stay as children: they are the handle an automation reads a value by.
+ */
+function idHandles(children: Built[]): UiElement[] {
+  return children.flatMap((child) => (child.element.automationId ? [child.element] : child.element.children))
+}
+
 /** The text of children that are all text, or undefined when any child is something else. */
 function joinedText(children: Built[]): string | undefined {
-  if (
-    children.length === 0 ||
-    children.some((child) => child.element.role !== 'text' || child.element.children.length)
-  )
-    return undefined
+  if (children.length === 0 || children.some((child) => child.element.role !== 'text')) return undefined
   let joined = ''
   let previous: Built | undefined
   for (const child of children) {

@@ -1,0 +1,201 @@
+// The automation runner: used by the agent for live runs and by the builder for its verification
+// run. It walks the main steps, switches to a scenario when a branch's condition holds, reports
+// every step through hooks (with a screenshot for the replay), and returns one final result.
+import type { Driver } from '../agent/drivers/driver.ts'
+import {
+  type Automation,
+  DEFAULT_MAIN_SCENARIO,
+  type Outcome,
+  parseAutomation,
+  type RunError,
+  type Scenario,
+  type Step,
+} from '../protocol/automation.ts'
+import { type RunContext, scopeOf, toRunError } from './run-context.ts'
+import type { RunHooks, RunOptions, RunResult, StepResult, StepStarted } from './run-types.ts'
+import { executeStep } from './step-executor.ts'
+import { resolveTemplate } from './templates.ts'
+import { compilePattern } from './text-match.ts'
+
+export async function runAutomation(
+  driver: Driver,
+  automation: Automation,
+  input: Record<string, unknown>,
+  hooks: RunHooks = {},
+  options: RunOptions = {},
+): Promise<RunResult> {
+  const now = options.now ?? (() => new Date())
+  const steps: StepResult[] = []
+  const invalid = validate(automation)
+  if (invalid) return finish('failed', DEFAULT_MAIN_SCENARIO, 'success', {}, steps, invalid)
+
+  const ctx: RunContext = {
+    driver,
+    automation,
+    input,
+    vars: {},
+    defaultStepTimeoutMs: options.defaultStepTimeoutMs ?? 10_000,
+    recheckMs: options.recheckMs ?? 1_000,
+    signal: options.signal,
+  }
+  let scenario: Pick<Scenario, 'name' | 'outcome' | 'outputs'> = {
+    name: automation.mainScenario ?? DEFAULT_MAIN_SCENARIO,
+    outcome: 'success',
+    outputs: automation.outputs,
+  }
+  let list: Step[] = automation.steps
+  let totalSteps = list.length
+  let order = 0
+  const entered = new Set<string>()
+  for (let i = 0; i < list.length; i++) {
+    const step = list[i]!
+    const started: StepStarted = {
+      flowName: step.name,
+      executionOrder: ++order,
+      totalSteps,
+      startedAt: iso(now),
+    }
+    await notify(() => hooks.onStepStarted?.(started))
+    let outcome: Awaited<ReturnType<typeof executeStep>> | undefined
+    let error: RunError | undefined
+    try {
+      outcome = await executeStep(ctx, step)
+    } catch (thrown) {
+      error = { ...toRunError(thrown), step: step.name }
+    }
+    const result: StepResult = {
+      ...started,
+      status: outcome ? outcome.status : 'FAILED',
+      result: outcome ? outcome.result : null,
+      finishedAt: iso(now),
+      screenshot: options.screenshots === false ? undefined : await screenshot(ctx),
+    }
+    if (error) result.error = error
+    if (!result.screenshot) delete result.screenshot
+    steps.push(result)
+    await notify(() => hooks.onStepFinished?.(result))
+    if (error) {
+      // The rest of the path is reported as skipped, so the replay shows where the run stopped.
+      for (const skipped of list.slice(i + 1)) {
+        const at = iso(now)
+        const entry: StepResult = {
+          flowName: skipped.name,
+          executionOrder: ++order,
+          totalSteps,
+          startedAt: at,
+          status: 'SKIPPED',
+          result: null,
+          finishedAt: at,
+        }
+        steps.push(entry)
+        await notify(() => hooks.onStepFinished?.(entry))
+      }
+      return finish('failed', scenario.name, scenario.outcome, { ...ctx.vars }, steps, error)
+    }
+    if (outcome?.branchTo) {
+      if (entered.has(outcome.branchTo.name)) {
+        const loop: RunError = {
+          code: 'INVALID_AUTOMATION',
+          message: `Scenario "${outcome.branchTo.name}" was entered twice (branch loop)`,
+          step: step.name,
+        }
+        return finish('failed', scenario.name, scenario.outcome, { ...ctx.vars }, steps, loop)
+      }
+      entered.add(outcome.branchTo.name)
+      scenario = outcome.branchTo
+      list = outcome.branchTo.steps
+      totalSteps = order + list.length
+      i = -1
+    }
+  }
+
+  let outputs: Record<string, unknown>
+  try {
+    outputs = { ...ctx.vars, ...renderOutputs(scenario.outputs, ctx) }
+  } catch (thrown) {
+    return finish('failed', scenario.name, scenario.outcome, { ...ctx.vars }, steps, toRunError(thrown))
+  }
+  if (scenario.outcome === 'failure') {
+    const error: RunError = {
+      code: 'FAILURE_SCENARIO',
+      message: `The run ended in failure scenario "${scenario.name}"`,
+    }
+    return finish('failed', scenario.name, scenario.outcome, outputs, steps, error)
+  }
+  return finish(
+    scenario.outcome === 'success' ? 'succeeded' : 'partial',
+    scenario.name,
+    scenario.outcome,
+    outputs,
+    steps,
+  )
+}
+
+function finish(
+  status: RunResult['status'],
+  scenario: string,
+  outcome: Outcome,
+  result: Record<string, unknown>,
+  steps: StepResult[],
+  error?: RunError,
+): RunResult {
+  return error
+    ? { status, scenario, outcome, result, steps, error }
+    : { status, scenario, outcome, result, steps }
+}
+
+function renderOutputs(
+  outputs: Record<string, string> | undefined,
+  ctx: RunContext,
+): Record<string, unknown> {
+  const scope = scopeOf(ctx)
+  return Object.fromEntries(
+    Object.entries(outputs ?? {}).map(([key, template]) => [key, resolveTemplate(template, scope)]),
+  )
+}
+
+/** Problems the data itself has, caught before touching the desktop. */
+function validate(automation: Automation): RunError | undefined {
+  const parsed = parseAutomation(automation)
+  if (!parsed.ok) return { code: 'INVALID_AUTOMATION', message: parsed.errors.join('; ') }
+  const names = new Set(automation.scenarios.map((s) => s.name))
+  const problems: string[] = []
+  const visit = (steps: Step[], where: string) => {
+    for (const step of steps) {
+      if (step.kind === 'branch') {
+        const target = automation.scenarios.find((s) => s.name === step.scenario)
+        if (!names.has(step.scenario))
+          problems.push(`${where} "${step.name}" branches to unknown scenario "${step.scenario}"`)
+        else if (!step.when && !target?.when)
+          problems.push(`${where} "${step.name}" has no condition (nor has its scenario)`)
+      }
+      if (step.kind === 'read' && step.extract !== undefined) {
+        try {
+          compilePattern(step.extract)
+        } catch (error) {
+          problems.push(`${where} "${step.name}": ${(error as Error).message}`)
+        }
+      }
+    }
+  }
+  visit(automation.steps, 'step')
+  for (const scenario of automation.scenarios) visit(scenario.steps, `scenario "${scenario.name}" step`)
+  return problems.length ? { code: 'INVALID_AUTOMATION', message: problems.join('; ') } : undefined
+}
+
+async function screenshot(ctx: RunContext): Promise<Uint8Array | undefined> {
+  if (!ctx.windowId) return undefined
+  // Best effort: a native dialog freezes the page, and a missing picture must not fail the step.
+  return ctx.driver.screenshot(ctx.windowId).catch(() => undefined)
+}
+
+/** A hook that throws (e.g. a dropped event socket) must not change the run's course. */
+async function notify(call: () => void | Promise<void> | undefined): Promise<void> {
+  try {
+    await call()
+  } catch {}
+}
+
+function iso(now: () => Date): string {
+  return now().toISOString()
+}

@@ -1,0 +1,186 @@
+// Selector resolution against one fresh snapshot. Pure: no driver, no waiting. Fingerprints are
+// tried in order and the first that matches anything decides; several matches are reported as
+// ambiguous (with candidates) so the run fails loudly instead of clicking the wrong row.
+import type { Candidate, Fingerprint, Selector, TextMatch } from '../protocol/automation.ts'
+import type { UiElement, UiRole } from '../protocol/elements.ts'
+import {
+  ancestors,
+  descendants,
+  followPath,
+  formatPath,
+  indexTree,
+  pathTo,
+  type TreeIndex,
+} from './element-tree.ts'
+import { renderTemplate, type TemplateScope } from './templates.ts'
+import { collapse, matchesText } from './text-match.ts'
+
+export type Resolution =
+  | { status: 'found'; element: UiElement; fingerprint: number }
+  | { status: 'ambiguous'; matches: UiElement[]; fingerprint: number }
+  | { status: 'not-found' }
+
+/** Controls a text label can stand for (label relation). */
+const LABELLED_ROLES = new Set<UiRole>([
+  'textbox',
+  'spinbutton',
+  'combobox',
+  'listbox',
+  'slider',
+  'checkbox',
+  'radio',
+  'switch',
+])
+/** Toggles are usually labelled by the text after them ("[x] VIP customer"). */
+const TOGGLE_ROLES = new Set<UiRole>(['checkbox', 'radio', 'switch'])
+
+export function resolveSelector(root: UiElement, selector: Selector): Resolution {
+  const index = indexTree(root)
+  for (const [position, fingerprint] of selector.fingerprints.entries()) {
+    const matches = findMatches(index, fingerprint)
+    if (matches.length === 1) return { status: 'found', element: matches[0]!, fingerprint: position }
+    if (matches.length > 1) return { status: 'ambiguous', matches, fingerprint: position }
+  }
+  return { status: 'not-found' }
+}
+
+export function findMatches(index: TreeIndex, fingerprint: Fingerprint): UiElement[] {
+  switch (fingerprint.by) {
+    case 'automationId':
+      return byAutomationIds(index.root, fingerprint.ids)
+    case 'role':
+      return index.all.filter(
+        (e) => e.role === fingerprint.role && matchesText(e.name, fingerprint.name, fingerprint.match),
+      )
+    case 'label':
+      return byLabel(index, fingerprint.label, fingerprint.role)
+    case 'path': {
+      const found = followPath(index.root, fingerprint.path)
+      return found ? [found] : []
+    }
+    case 'text':
+      return byText(index, fingerprint.text, fingerprint.match, fingerprint.role)
+  }
+}
+
+/** Elements with the last id whose ancestors carry the earlier ids, in order (not necessarily adjacent). */
+function byAutomationIds(root: UiElement, ids: string[]): UiElement[] {
+  const out: UiElement[] = []
+  const visit = (element: UiElement, matched: number) => {
+    let next = matched
+    if (element.automationId === ids[matched]) {
+      if (matched === ids.length - 1) out.push(element)
+      else next = matched + 1
+    }
+    for (const child of element.children) visit(child, next)
+  }
+  visit(root, 0)
+  return out
+}
+
+function byLabel(index: TreeIndex, label: string, role: UiRole | undefined): UiElement[] {
+  const wanted = stripLabelMarks(label)
+  const accepts = (e: UiElement) => (role ? e.role === role : LABELLED_ROLES.has(e.role))
+  const found = new Set<UiElement>()
+  for (const text of index.all) {
+    if (text.role !== 'text' || stripLabelMarks(text.name) !== wanted) continue
+    const control = controlNear(index, text, accepts, role !== undefined && TOGGLE_ROLES.has(role))
+    if (control) found.add(control)
+  }
+  return [...found]
+}
+
+/** The nearest control after the label within its container, widening up to two levels. */
+function controlNear(
+  index: TreeIndex,
+  label: UiElement,
+  accepts: (e: UiElement) => boolean,
+  toggleFirst: boolean,
+): UiElement | undefined {
+  const at = index.order.get(label)!
+  for (const container of ancestors(index, label).slice(0, 3)) {
+    const inside = descendants(container).filter(accepts)
+    const before = inside.filter((e) => index.order.get(e)! < at).at(-1)
+    const after = inside.find((e) => index.order.get(e)! > at)
+    // A toggle directly before its label ("[x] VIP") beats a control further down.
+    const choice = toggleFirst ? (before ?? after) : after
+    if (choice) return choice
+  }
+  return undefined
+}
+
+function stripLabelMarks(text: string): string {
+  return collapse(text).replace(/[\s:*]+$/, '')
+}
+
+/** Elements showing the text; when an element and its descendant both match, the innermost wins. */
+function byText(
+  index: TreeIndex,
+  text: string,
+  mode: TextMatch | undefined,
+  role: UiRole | undefined,
+): UiElement[] {
+  const shows = (e: UiElement) =>
+    matchesText(e.name, text, mode ?? 'exact') ||
+    (e.value !== undefined && matchesText(e.value, text, mode ?? 'exact'))
+  const matches = index.all.filter((e) => e !== index.root && (!role || e.role === role) && shows(e))
+  const set = new Set(matches)
+  return matches.filter((e) => !descendants(e).some((d) => set.has(d)))
+}
+
+/** The selector with its templates rendered for this run (e.g. a row link named after an input id). */
+export function renderSelector(selector: Selector, scope: TemplateScope): Selector {
+  return { ...selector, fingerprints: selector.fingerprints.map((f) => renderFingerprint(f, scope)) }
+}
+
+function renderFingerprint(fingerprint: Fingerprint, scope: TemplateScope): Fingerprint {
+  const render = (template: string) => renderTemplate(template, scope)
+  switch (fingerprint.by) {
+    case 'automationId':
+      return { ...fingerprint, ids: fingerprint.ids.map(render) }
+    case 'role':
+      return { ...fingerprint, name: render(fingerprint.name) }
+    case 'label':
+      return { ...fingerprint, label: render(fingerprint.label) }
+    case 'text':
+      return { ...fingerprint, text: render(fingerprint.text) }
+    case 'path':
+      return fingerprint
+  }
+}
+
+/** Describes elements so a person (or the builder) can tell them apart and pick a firmer selector. */
+export function describeCandidates(root: UiElement, elements: UiElement[]): Candidate[] {
+  const index = indexTree(root)
+  return elements.map((element) => {
+    const path = pathTo(index, element)
+    const id = element.automationId ? ` #${element.automationId}` : ''
+    const candidate: Candidate = {
+      role: element.role,
+      name: element.name,
+      path,
+      text: `${element.role} "${element.name}"${id} at ${formatPath(path)}`,
+    }
+    if (element.automationId) candidate.automationId = element.automationId
+    return candidate
+  })
+}
+
+/** A short human description of a selector for error messages. */
+export function describeSelector(selector: Selector): string {
+  if (selector.description) return selector.description
+  const first = selector.fingerprints[0]
+  if (!first) return 'an empty selector'
+  switch (first.by) {
+    case 'automationId':
+      return `#${first.ids.join(' #')}`
+    case 'role':
+      return `${first.role} "${first.name}"`
+    case 'label':
+      return `${first.role ?? 'control'} labelled "${first.label}"`
+    case 'path':
+      return formatPath(first.path)
+    case 'text':
+      return `${first.role ?? 'element'} showing "${first.text}"`
+  }
+}

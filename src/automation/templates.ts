@@ -1,0 +1,100 @@
+// `{{customer.email}}` templates over the run's scope (the job input plus values read so far).
+// Deliberately tiny: a dotted path and an optional `?? "fallback"`, no logic, so automations stay
+// data that a person can read in the dashboard.
+
+export type TemplateScope = Readonly<Record<string, unknown>>
+
+export class TemplateError extends Error {
+  override readonly name = 'TemplateError'
+  constructor(
+    readonly code: 'INPUT_MISSING' | 'TEMPLATE_INVALID',
+    message: string,
+    /** The input path that had no value (INPUT_MISSING). */
+    readonly path?: string,
+  ) {
+    super(message)
+  }
+}
+
+const PLACEHOLDER = /\{\{([^{}]*)\}\}/g
+const WHOLE = /^\{\{([^{}]*)\}\}$/
+
+interface Expression {
+  path: string
+  fallback?: unknown
+  hasFallback: boolean
+}
+
+function parseExpression(source: string): Expression {
+  const [pathPart = '', ...rest] = source.split('??')
+  const path = pathPart.trim()
+  if (!/^[\w$-]+(\.[\w$-]+)*$/.test(path))
+    throw new TemplateError('TEMPLATE_INVALID', `Invalid placeholder {{${source}}}`)
+  if (rest.length === 0) return { path, hasFallback: false }
+  try {
+    return { path, fallback: JSON.parse(rest.join('??').trim()), hasFallback: true }
+  } catch {
+    throw new TemplateError(
+      'TEMPLATE_INVALID',
+      `The fallback in {{${source}}} must be a JSON literal such as "text"`,
+    )
+  }
+}
+
+/** Looks a dotted path up in the scope (`_http.params.id`, `items.0.sku`). */
+export function lookupPath(scope: TemplateScope, path: string): unknown {
+  let current: unknown = scope
+  for (const key of path.split('.')) {
+    if (current === null || typeof current !== 'object') return undefined
+    current = (current as Record<string, unknown>)[key]
+  }
+  return current
+}
+
+function evaluate(expression: Expression, scope: TemplateScope): unknown {
+  const value = lookupPath(scope, expression.path)
+  if (value !== undefined && value !== null) return value
+  if (expression.hasFallback) return expression.fallback
+  throw new TemplateError('INPUT_MISSING', `The input has no value for "${expression.path}"`, expression.path)
+}
+
+function asText(value: unknown): string {
+  if (typeof value === 'string') return value
+  if (typeof value === 'object' && value !== null) return JSON.stringify(value)
+  return String(value)
+}
+
+/** Renders every placeholder as text. Throws TemplateError for a missing value. */
+export function renderTemplate(template: string, scope: TemplateScope): string {
+  return template.replace(PLACEHOLDER, (_match, source: string) =>
+    asText(evaluate(parseExpression(source), scope)),
+  )
+}
+
+/**
+ * Like renderTemplate, but a template that is exactly one placeholder yields the value itself,
+ * so `"{{customer.vip}}"` stays a boolean and `"{{tags}}"` stays a list.
+ */
+export function resolveTemplate(template: string, scope: TemplateScope): unknown {
+  const whole = WHOLE.exec(template)
+  if (whole) return evaluate(parseExpression(whole[1] ?? ''), scope)
+  return renderTemplate(template, scope)
+}
+
+/** The input paths a template reads (for the builder and for input schemas). */
+export function templatePaths(template: string): string[] {
+  return [...template.matchAll(PLACEHOLDER)].map((match) => parseExpression(match[1] ?? '').path)
+}
+
+/** Reads a rendered value as a checkbox state; throws TemplateError for anything else. */
+export function toBoolean(value: unknown, source: string): boolean {
+  if (typeof value === 'boolean') return value
+  if (typeof value === 'number') return value !== 0
+  const text = String(value).trim().toLowerCase()
+  if (['true', 'yes', 'on', '1', 'checked'].includes(text)) return true
+  if (['false', 'no', 'off', '0', '', 'unchecked'].includes(text)) return false
+  throw new TemplateError(
+    'TEMPLATE_INVALID',
+    `Cannot read ${JSON.stringify(value)} (from ${source}) as checked or not`,
+  )
+}

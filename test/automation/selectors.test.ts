@@ -1,0 +1,147 @@
+import { describe, expect, test } from 'bun:test'
+import { indexTree, pathTo } from '../../src/automation/element-tree.ts'
+import {
+  describeCandidates,
+  describeSelector,
+  renderSelector,
+  resolveSelector,
+} from '../../src/automation/selectors.ts'
+import type { Fingerprint, Selector } from '../../src/protocol/automation.ts'
+import type { UiElement } from '../../src/protocol/elements.ts'
+import { all, only, recorded } from './recorded.ts'
+
+const sel = (...fingerprints: Fingerprint[]): Selector => ({ fingerprints })
+
+function found(root: UiElement, selector: Selector): UiElement {
+  const resolution = resolveSelector(root, selector)
+  if (resolution.status !== 'found') throw new Error(`expected found, got ${resolution.status}`)
+  return resolution.element
+}
+
+describe('resolveSelector on the recorded CRM', () => {
+  test('automationId finds the DOM id; a chain requires the ids as ancestors in order', async () => {
+    const { root } = await recorded('crm-new-customer')
+    expect(found(root, sel({ by: 'automationId', ids: ['email'] })).role).toBe('textbox')
+    expect(found(root, sel({ by: 'automationId', ids: ['customer-form', 'email'] })).name).toBe('Email')
+    expect(resolveSelector(root, sel({ by: 'automationId', ids: ['email', 'customer-form'] })).status).toBe(
+      'not-found',
+    )
+    expect(
+      resolveSelector(root, sel({ by: 'automationId', ids: ['screen-customers', 'email'] })).status,
+    ).toBe('not-found')
+  })
+
+  test('role + name matches the accessible name built from the label', async () => {
+    const { root } = await recorded('crm-new-customer')
+    expect(found(root, sel({ by: 'role', role: 'textbox', name: 'Email' })).automationId).toBe('email')
+    expect(found(root, sel({ by: 'role', role: 'combobox', name: 'country', match: 'contains' })).value).toBe(
+      'Select a country',
+    )
+    expect(resolveSelector(root, sel({ by: 'role', role: 'button', name: 'Email' })).status).toBe('not-found')
+  })
+
+  test('a label relation finds the control next to a text, also for controls without a name', async () => {
+    const { root } = await recorded('crm-new-customer')
+    expect(found(root, sel({ by: 'label', label: 'Country' })).automationId).toBe('country')
+    expect(found(root, sel({ by: 'label', label: 'Email:' })).automationId).toBe('email')
+    const unnamed: UiElement = {
+      ref: 'r',
+      role: 'window',
+      name: 'Legacy',
+      states: [],
+      children: [
+        { ref: 'a', role: 'text', name: 'Phone:', states: [], children: [] },
+        { ref: 'b', role: 'textbox', name: '', value: '', states: [], children: [] },
+        { ref: 'c', role: 'text', name: 'Fax:', states: [], children: [] },
+        { ref: 'd', role: 'textbox', name: '', value: '', states: [], children: [] },
+        { ref: 'e', role: 'checkbox', name: '', states: [], children: [] },
+        { ref: 'f', role: 'text', name: 'Newsletter', states: [], children: [] },
+        { ref: 'g', role: 'checkbox', name: '', states: [], children: [] },
+        { ref: 'h', role: 'text', name: 'Invoices by post', states: [], children: [] },
+      ],
+    }
+    expect(found(unnamed, sel({ by: 'label', label: 'Phone' })).ref).toBe('b')
+    expect(found(unnamed, sel({ by: 'label', label: 'Fax' })).ref).toBe('d')
+    // "[x] Newsletter": a toggle stands before its label.
+    expect(found(unnamed, sel({ by: 'label', label: 'Newsletter', role: 'checkbox' })).ref).toBe('e')
+    expect(found(unnamed, sel({ by: 'label', label: 'Invoices by post', role: 'checkbox' })).ref).toBe('g')
+  })
+
+  test('a path built by pathTo picks exactly its element, for every element of every recording', async () => {
+    for (const name of [
+      'crm-customers',
+      'crm-new-customer',
+      'crm-lookup-found',
+      'crm-duplicate-dialog',
+    ] as const) {
+      const { root } = await recorded(name)
+      const index = indexTree(root)
+      for (const element of all(root).slice(1)) {
+        expect(found(root, sel({ by: 'path', path: pathTo(index, element) }))).toBe(element)
+      }
+    }
+  })
+
+  test('text prefers the innermost element that shows it', async () => {
+    const { root } = await recorded('crm-created')
+    expect(found(root, sel({ by: 'text', text: 'C-1042', match: 'contains' })).automationId).toBe(
+      'created-id',
+    )
+    const status = found(root, sel({ by: 'text', text: '^Customer C-\\d+ created$', match: 'regex' }))
+    expect(status.role).toBe('status')
+  })
+
+  test('the first fingerprint that matches decides; several matches are ambiguous, never the first', async () => {
+    const { root } = await recorded('crm-customers')
+    const fallback = resolveSelector(
+      root,
+      sel({ by: 'automationId', ids: ['no-such-id'] }, { by: 'role', role: 'button', name: 'New customer' }),
+    )
+    expect(fallback).toMatchObject({ status: 'found', fingerprint: 1 })
+    const ambiguous = resolveSelector(
+      root,
+      sel(
+        { by: 'role', role: 'cell', name: 'example', match: 'contains' },
+        { by: 'role', role: 'cell', name: 'ada@example.com' },
+      ),
+    )
+    expect(ambiguous.status).toBe('ambiguous')
+    if (ambiguous.status !== 'ambiguous') return
+    expect(ambiguous.fingerprint).toBe(0)
+    expect(ambiguous.matches.map((e) => e.name)).toEqual([
+      'grace.hopper@example.com',
+      'ada@example.com',
+      'jan.devries@example.nl',
+    ])
+  })
+
+  test('templates in fingerprints are rendered from the input', async () => {
+    const { root } = await recorded('crm-customers')
+    const selector = renderSelector(sel({ by: 'role', role: 'cell', name: '{{_http.params.id}}' }), {
+      _http: { params: { id: 'C-1040' } },
+    })
+    expect(describeSelector(selector)).toBe('cell "C-1040"')
+    const cell = found(root, selector)
+    const row = only(root, (e) => e.children.includes(cell))
+    expect(row.children.map((c) => c.name)).toContain('Ada Lovelace')
+  })
+})
+
+describe('describeCandidates', () => {
+  test('lists role, name, id and a path that picks each candidate', async () => {
+    const { root } = await recorded('crm-customers')
+    const resolution = resolveSelector(
+      root,
+      sel({ by: 'role', role: 'button', name: 'customer', match: 'contains' }),
+    )
+    if (resolution.status !== 'ambiguous') throw new Error('expected ambiguity')
+    const candidates = describeCandidates(root, resolution.matches)
+    expect(candidates.map((c) => c.text)).toEqual([
+      'button "New customer" #new-customer at generic[0] > generic[0] > generic[0] > button[0]',
+      'button "Find customer" #find-customer at generic[0] > generic[0] > generic[0] > button[1]',
+    ])
+    for (const [i, candidate] of candidates.entries()) {
+      expect(found(root, sel({ by: 'path', path: candidate.path }))).toBe(resolution.matches[i]!)
+    }
+  })
+})
