@@ -242,6 +242,17 @@ describe('native dialogs', () => {
   })
 })
 
+test('launching again dismisses a dialog an earlier run left open', async () => {
+  const { id, snap } = await open()
+  await driver.act(id, { kind: 'click', ref: find(await snap(), 'button', 'Confirm').ref })
+  expect(has(await snap(), 'alertdialog')).toBe(true)
+  const again = await open()
+  expect(again.id).toBe(id)
+  const root = await again.snap()
+  expect(has(root, 'alertdialog')).toBe(false)
+  expect(find(root, 'status', '')).toBeDefined()
+})
+
 describe('screenshots and waiting', () => {
   test('screenshots are JPEG', async () => {
     const { id } = await open()

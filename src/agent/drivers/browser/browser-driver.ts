@@ -81,6 +81,8 @@ export class BrowserDriver implements Driver {
     const targetId = tabs.findReusable(originOf(app.url)) ?? (await tabs.open())
     const page = await tabs.page(targetId)
     await this.focusWindow(targetId)
+    // A dialog left open by an earlier, failed run would block the tab for good: launching starts afresh.
+    if (page.dialog) await page.session.send('Page.handleJavaScriptDialog', { accept: false })
     const timeoutMs = this.options.navigationTimeoutMs ?? 30_000
     const { errorText } = await page.call('Page.navigate', { url: app.url }, timeoutMs)
     if (errorText) throw new DriverError('LAUNCH_FAILED', `Cannot open ${app.url}: ${errorText}`)
