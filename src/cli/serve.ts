@@ -16,6 +16,7 @@ export function registerServe(program: Command): void {
       'publicUrl',
       'shutdownTimeoutMs',
       'watchIntervalMs',
+      'callbackAllow',
     ],
   ).action((opts) =>
     run(async () => {

@@ -34,6 +34,7 @@ export function flagsFrom(opts: Record<string, string | undefined>): ConfigFlags
     watchIntervalMs: opts.watchInterval,
     heartbeatIntervalMs: opts.heartbeatInterval,
     agentGraceMs: opts.agentGrace,
+    callbackAllow: opts.callbackAllow,
   }
 }
 

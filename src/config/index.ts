@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import bytes from 'bytes'
+import ipaddr from 'ipaddr.js'
 
 /**
  * The only module that reads flags and the environment. Precedence: flag > DESKHOOK_* > default.
@@ -26,6 +27,8 @@ export const ConfigSchema = Type.Object({
   heartbeatIntervalMs: Type.Integer({ minimum: 50, maximum: 300_000 }),
   /** How long a run whose agent vanished waits for the agent's report before it is lost. */
   agentGraceMs: Type.Integer({ minimum: 0, maximum: 3_600_000 }),
+  /** CIDRs a `callback_url` may reach although they are private, loopback or link-local (LAN use). */
+  callbackAllow: Type.Array(Type.String()),
 })
 export type Config = Readonly<Static<typeof ConfigSchema>>
 
@@ -43,6 +46,24 @@ const integer = (raw: string) => (/^-?\d+$/.test(raw.trim()) ? Number(raw) : raw
 const size = (raw: string) => {
   const n = /^\d+$/.test(raw.trim()) ? Number(raw) : bytes.parse(raw)
   return n === null || Number.isNaN(n) ? raw : n
+}
+/** Comma-separated CIDRs, a bare address meaning that one host; any bad entry fails the list. */
+const cidrList = (raw: string) => {
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)
+    .map((e) => {
+      try {
+        const [addr, bits] = e.includes('/')
+          ? ipaddr.parseCIDR(e)
+          : [ipaddr.parse(e), ipaddr.parse(e).kind() === 'ipv4' ? 32 : 128]
+        return `${addr.toString()}/${bits}`
+      } catch {
+        return undefined
+      }
+    })
+  return entries.every((e) => e !== undefined) ? Object.freeze(entries) : raw
 }
 
 export const SETTINGS: readonly Setting[] = [
@@ -122,6 +143,14 @@ export const SETTINGS: readonly Setting[] = [
     help: 'ms between checks for changes made by the CLI',
     parse: integer,
   },
+  {
+    key: 'callbackAllow',
+    flag: '--callback-allow',
+    env: 'DESKHOOK_CALLBACK_ALLOW',
+    default: '',
+    help: 'CIDRs callback URLs may reach despite being private/loopback (e.g. 10.0.0.0/8,192.168.1.5)',
+    parse: cidrList,
+  },
 ]
 
 export class ConfigError extends Error {
@@ -161,6 +190,7 @@ export function loadConfig(
 function describe(schema: TSchema, fallback: string): string {
   if (schema.type === 'integer' && schema.minimum !== undefined)
     return `must be an integer from ${schema.minimum} to ${schema.maximum}`
+  if (schema.type === 'array') return 'must be comma-separated CIDRs such as 10.0.0.0/8'
   if (schema.anyOf) return `must be one of ${schema.anyOf.map((s: TSchema) => s.const).join(', ')}`
   if (schema.pattern) return 'must be an http(s) URL'
   return fallback.toLowerCase()
