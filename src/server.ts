@@ -8,10 +8,13 @@ import { createLogger, type Logger } from './lib/logger.ts'
 import { type CreatedKey, ensureInitialKey } from './modules/keys/service.ts'
 import { AgentHub } from './runtime/agent-hub/index.ts'
 import { startDbWatcher } from './runtime/db-watcher.ts'
+import { type DelivererOptions, WebhookDeliverer } from './runtime/webhook-deliverer.ts'
 
 export interface RunningServer {
   ctx: AppContext
   hub: AgentHub
+  /** Sends status events to callback URLs; call `notify()` after committing one. */
+  webhooks: WebhookDeliverer
   url: string
   port: number
   /** The key made on the first start of an empty data dir (printed once), else null. */
@@ -22,7 +25,7 @@ export interface RunningServer {
 /** Opens the store, migrates, builds the app, starts the background parts and listens. */
 export async function startServer(
   config: Config,
-  opts: { log?: Logger; clock?: Clock } = {},
+  opts: { log?: Logger; clock?: Clock; webhooks?: Partial<DelivererOptions> } = {},
 ): Promise<RunningServer> {
   const log = opts.log ?? createLogger({ level: config.logLevel, format: config.logFormat })
   const db = openDatabase(config.dataDir)
@@ -32,6 +35,8 @@ export async function startServer(
   const initialKey = ensureInitialKey(ctx)
   const watcher = startDbWatcher(ctx)
   const hub = new AgentHub(ctx)
+  const webhooks = new WebhookDeliverer(ctx, opts.webhooks)
+  webhooks.start()
   const app = createApp(ctx, { hub }).listen({
     port: config.port,
     hostname: config.host,
@@ -59,11 +64,12 @@ export async function startServer(
         await server.stop(true)
       }
       await hub.stop()
+      await webhooks.stop()
       await watcher.stop()
       db.$client.close()
       log.info('stopped')
     })()
     return stopping
   }
-  return { ctx, hub, url, port: server.port ?? config.port, initialKey, stop }
+  return { ctx, hub, webhooks, url, port: server.port ?? config.port, initialKey, stop }
 }

@@ -1,5 +1,6 @@
 import { type ConfigFlags, loadConfig } from '../../src/config/index.ts'
 import { createLogger } from '../../src/lib/logger.ts'
+import type { DelivererOptions } from '../../src/runtime/webhook-deliverer.ts'
 import { type RunningServer, startServer } from '../../src/server.ts'
 import { tempDir } from './temp-dir.ts'
 
@@ -18,7 +19,7 @@ export interface TestServer extends RunningServer {
  */
 export async function startTestServer(
   flags: ConfigFlags = {},
-  opts: { dataDir?: string } = {},
+  opts: { dataDir?: string; webhooks?: Partial<DelivererOptions> } = {},
 ): Promise<TestServer & { logs: string[] }> {
   const dir = opts.dataDir ? { path: opts.dataDir, remove() {} } : tempDir()
   const config = loadConfig({ port: 0, host: '127.0.0.1', dataDir: dir.path, logLevel: 'info', ...flags }, {})
@@ -31,7 +32,7 @@ export async function startTestServer(
     },
   } as unknown as NodeJS.WritableStream
   const log = createLogger({ level: config.logLevel, format: 'json', destination })
-  const server = await startServer(config, { log })
+  const server = await startServer(config, { log, webhooks: opts.webhooks })
   const key = server.initialKey?.key ?? ''
   return {
     ...server,
