@@ -4,6 +4,7 @@ import { registerDesktops } from './desktops.ts'
 import { registerJobs } from './jobs.ts'
 import { registerKeys } from './keys.ts'
 import { registerServe } from './serve.ts'
+import { registerWebhooks } from './webhooks.ts'
 
 export function buildCli(): Command {
   const program = new Command('deskhook')
@@ -14,5 +15,6 @@ export function buildCli(): Command {
   registerKeys(program)
   registerJobs(program)
   registerDesktops(program)
+  registerWebhooks(program)
   return program
 }
