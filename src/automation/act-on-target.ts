@@ -66,8 +66,10 @@ export async function actOn(
         if (!refusal) return result
         problem = refusal
       } catch (error) {
-        if (!(error instanceof DriverError && error.retryable)) throw error
+        if (!(error instanceof DriverError)) throw error
         problem = fail(toRunError(error).code, `${what}: ${error.message}`, { selector: rendered })
+        // Unsupported actions, missing options or a lost browser will not heal by waiting.
+        if (!error.retryable) throw problem
       }
     }
     if (!(await waitForChange(ctx, windowId, deadline))) throw problem

@@ -29,8 +29,12 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepOutc
   switch (step.kind) {
     case 'launch': {
       const app = step.app ?? ctx.automation.app
-      const url = app.url === undefined ? undefined : renderTemplate(app.url, scope())
-      const window = await ctx.driver.launch({ ...app, url })
+      const render = (template: string | undefined) => template && renderTemplate(template, scope())
+      const window = await ctx.driver.launch({
+        ...app,
+        url: render(app.url),
+        titleContains: render(app.titleContains),
+      })
       ctx.windowId = window.id
       return done({ window: window.title })
     }
@@ -52,7 +56,7 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepOutc
     case 'fill':
       return withInput(
         step,
-        () => String(valueText(resolveTemplate(step.value, scope()))),
+        () => valueText(resolveTemplate(step.value, scope())),
         async (value) => done(await actOn(ctx, step.target, { kind: 'fill', value }, deadline)),
       )
     case 'select':

@@ -246,6 +246,18 @@ describe('runAutomation against the fixture CRM', () => {
     expect(hooks.finished[2]).toMatchObject({ flowName: 'Never reached', status: 'SKIPPED' })
   })
 
+  test('an option the drop-down lacks fails at once, listing the options', async () => {
+    const started = performance.now()
+    const run = await runAutomation(driver, createCustomer(), {
+      customer: { ...customer, country: 'Atlantis' },
+    })
+    expect(run.error).toMatchObject({ code: 'ACTION_FAILED', step: 'Choose the country' })
+    expect(run.error?.message).toContain('"Germany", "France"')
+    expect(run.error?.selector).toEqual(byId('country', 'combobox', 'Country'))
+    // Not retried until the step's 10 s deadline: waiting cannot add an option.
+    expect(performance.now() - started).toBeLessThan(8_000)
+  })
+
   test('a missing input fails the step that needs it, naming the path', async () => {
     const run = await runAutomation(driver, createCustomer(), { customer: { ...customer, email: undefined } })
     expect(run.status).toBe('failed')
