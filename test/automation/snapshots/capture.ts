@@ -74,3 +74,5 @@ try {
   await driver.stop()
   await fixtures.stop()
 }
+// Same layout as the formatter gives the rest of the repository, so re-recording diffs stay small.
+await Bun.spawn(['bunx', 'biome', 'format', '--write', import.meta.dir], { stdout: 'ignore' }).exited
