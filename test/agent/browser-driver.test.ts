@@ -275,7 +275,14 @@ describe('screenshots and waiting', () => {
   })
 })
 
-describe('attaching', () => {
+describe('launching and attaching', () => {
+  test('a browser that cannot be started fails with LAUNCH_FAILED', async () => {
+    const broken = new BrowserDriver({ executablePath: '/nonexistent/chromium' })
+    const error = await errorOf(broken.start())
+    expect(error.code).toBe('LAUNCH_FAILED')
+    expect(error.message).toContain('/nonexistent/chromium')
+  })
+
   test('a driver attached by DevTools URL sees the tabs and leaves the browser running on stop', async () => {
     const browser = await launchBrowser()
     try {

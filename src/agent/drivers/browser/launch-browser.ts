@@ -1,6 +1,6 @@
 // Starts Chromium/Edge with its own throw-away profile and finds its DevTools WebSocket, or
 // resolves the WebSocket of a browser someone else started.
-import { watch } from 'node:fs'
+import { existsSync, watch } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -34,10 +34,20 @@ const BASE_FLAGS = [
   '--remote-debugging-port=0',
 ]
 
+const KNOWN_BROWSERS: Partial<Record<NodeJS.Platform, string[]>> = {
+  // Edge ships with every Windows PC; its folder depends on the Windows build.
+  win32: [
+    'C:\\Program Files (x86)\\Microsoft\\Edge\\Application\\msedge.exe',
+    'C:\\Program Files\\Microsoft\\Edge\\Application\\msedge.exe',
+  ],
+  darwin: ['/Applications/Google Chrome.app/Contents/MacOS/Google Chrome'],
+  linux: ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'],
+}
+
+/** The first known browser installed on this machine (or the usual one, for the error message). */
 export function defaultExecutablePath(platform: NodeJS.Platform = process.platform): string {
-  if (platform === 'win32') return 'C:\\Program Files (x86)\\Microsoft\\Edge\\Application\\msedge.exe'
-  if (platform === 'darwin') return '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome'
-  return '/usr/bin/chromium'
+  const known = KNOWN_BROWSERS[platform] ?? KNOWN_BROWSERS.linux!
+  return known.find((path) => existsSync(path)) ?? known[0]!
 }
 
 export async function launchBrowser(options: LaunchOptions = {}): Promise<LaunchedBrowser> {
