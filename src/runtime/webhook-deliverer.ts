@@ -57,8 +57,9 @@ export class WebhookDeliverer {
   readonly #stop = new AbortController()
   readonly #inFlight = new Set<Promise<void>>()
   #timer: ReturnType<typeof setTimeout> | undefined
-  #timerAt = Number.POSITIVE_INFINITY
+  #timerAt = 0
   #started = false
+  #overflowCheckedAt = 0
   readonly #onExternalChange = () => this.notify()
 
   constructor(ctx: AppContext, options: Partial<DelivererOptions> = {}) {
@@ -98,7 +99,6 @@ export class WebhookDeliverer {
     this.#timerAt = at
     this.#timer = setTimeout(() => {
       this.#timer = undefined
-      this.#timerAt = Number.POSITIVE_INFINITY
       this.#tick()
     }, delayMs)
     // Like the other background loops, never the reason a process stays alive.
@@ -109,12 +109,16 @@ export class WebhookDeliverer {
     const { db, log, clock } = this.#ctx
     let delay = this.#opts.pollIntervalMs
     try {
-      const dropped = dropOverflow(db, this.#opts.maxPending)
-      if (dropped) {
-        this.droppedCount += dropped
-        log.warn({ dropped, max: this.#opts.maxPending }, 'webhook queue full: oldest events dropped')
-      }
       const now = clock.now()
+      // A count over the queue is not free on the main thread: at most once per poll interval.
+      if (Date.now() - this.#overflowCheckedAt >= this.#opts.pollIntervalMs) {
+        this.#overflowCheckedAt = Date.now()
+        const dropped = dropOverflow(db, this.#opts.maxPending)
+        if (dropped) {
+          this.droppedCount += dropped
+          log.warn({ dropped, max: this.#opts.maxPending }, 'webhook queue full: oldest events dropped')
+        }
+      }
       for (const row of claimDue(db, now.toISOString(), this.#opts.concurrency - this.#inFlight.size)) {
         this.#launch(row)
       }
@@ -148,7 +152,7 @@ export class WebhookDeliverer {
     const at = {
       deliveryId: row.id,
       eventId: row.eventId,
-      to: new URL(row.url).origin,
+      to: originOf(row.url),
       attempt: row.attempts,
     }
     if (outcome.kind === 'aborted') {
@@ -186,3 +190,6 @@ export class WebhookDeliverer {
     return Math.max(jittered, outcome.retryAfterMs)
   }
 }
+
+/** Never throws: a malformed stored URL must not break the bookkeeping of its own failure. */
+const originOf = (url: string) => (URL.canParse(url) ? new URL(url).origin : '(invalid URL)')

@@ -113,7 +113,7 @@ describe('at delivery time', () => {
     const jobExecutionId = crypto.randomUUID()
     // Passed validation when a public answer came back; the deliverer's lookup now says 127.0.0.1.
     await validateCallbackUrl(s.ctx, `http://rebind.test:${P()}/`, { lookup: async () => [PUBLIC] })
-    const urls = [`http://rebind.test:${P()}/`, ...REFUSED().filter((u) => u.startsWith('http://'))]
+    const urls = [`http://rebind.test:${P()}/`, ...REFUSED()]
     s.ctx.db.transaction((tx) => {
       for (const url of urls)
         enqueueStatusEvent(tx, {
