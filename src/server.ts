@@ -52,6 +52,8 @@ export async function startServer(
     stopping ??= (async () => {
       log.info('shutting down: no new requests; letting in-flight ones finish')
       const drained = server.stop(false)
+      // Agent sockets never end by themselves: close them so the drain can finish.
+      await hub.stop()
       const timedOut = await Promise.race([
         drained.then(() => false),
         Bun.sleep(config.shutdownTimeoutMs).then(() => true),
@@ -63,7 +65,6 @@ export async function startServer(
         )
         await server.stop(true)
       }
-      await hub.stop()
       await webhooks.stop()
       await watcher.stop()
       db.$client.close()

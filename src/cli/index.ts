@@ -1,5 +1,6 @@
 import { Command } from 'commander'
 import { VERSION } from '../version.ts'
+import { registerAgent } from './agent.ts'
 import { registerDesktops } from './desktops.ts'
 import { registerJobs } from './jobs.ts'
 import { registerKeys } from './keys.ts'
@@ -15,6 +16,7 @@ export function buildCli(): Command {
   registerKeys(program)
   registerJobs(program)
   registerDesktops(program)
+  registerAgent(program)
   registerWebhooks(program)
   return program
 }

@@ -133,6 +133,13 @@ describe('configuration and help', () => {
     ['jobs', 'list'],
     ['jobs', 'promote'],
     ['jobs', 'demote'],
+    ['desktops'],
+    ['desktops', 'token'],
+    ['desktops', 'list'],
+    ['desktops', 'revoke'],
+    ['agent'],
+    ['webhooks'],
+    ['webhooks', 'secret'],
   ]
   test.each(commands)('deskhook %s --help', async (...cmd) => {
     const r = await cli([...cmd, '--help'])

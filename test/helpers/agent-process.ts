@@ -61,7 +61,10 @@ export function startAgent(opts: {
   void (async () => {
     const decoder = new TextDecoder()
     let buffered = ''
-    for await (const chunk of proc.stderr) {
+    const reader = proc.stderr.getReader()
+    for (;;) {
+      const { value: chunk, done } = await reader.read()
+      if (done) break
       buffered += decoder.decode(chunk)
       let nl = buffered.indexOf('\n')
       while (nl >= 0) {

@@ -1,0 +1,250 @@
+import { hostname } from 'node:os'
+import type {
+  RunHooks,
+  RunResult as RunnerResult,
+  RunOptions,
+  StepResult,
+  StepStarted,
+} from '../automation/run-types.ts'
+import type { Logger } from '../lib/logger.ts'
+import type { Automation } from '../protocol/automation.ts'
+import type {
+  Hello,
+  RunRequest,
+  RunResult,
+  ServerMessage,
+  StepRecord,
+  Welcome,
+} from '../protocol/messages.ts'
+import { PROTOCOL_VERSION } from '../protocol/messages.ts'
+import { encodePreviewFrame } from '../protocol/preview-frame.ts'
+import { AgentConnection } from './connection.ts'
+import type { Driver } from './drivers/driver.ts'
+import { DriverError } from './drivers/driver.ts'
+import type { StateStore } from './state-store.ts'
+
+export type RunAutomation = (
+  driver: Driver,
+  automation: Automation,
+  input: Record<string, unknown>,
+  hooks?: RunHooks,
+  options?: RunOptions,
+) => Promise<RunnerResult>
+
+export interface AgentOptions {
+  server: string
+  token?: string
+  name?: string
+  driver: Driver
+  runAutomation: RunAutomation
+  state: StateStore
+  log: Logger
+  version: string
+  backoffBaseMs?: number
+  backoffCapMs?: number
+  /** Called when the agent cannot go on (revoked, token refused): the CLI exits non-zero. */
+  onFatal: (reason: string) => void
+}
+
+const platform = (): Hello['platform'] =>
+  process.platform === 'win32' ? 'windows' : process.platform === 'darwin' ? 'darwin' : 'linux'
+
+const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64')
+
+/**
+ * The agent: one connection to the server, one driver, one run at a time. Builder calls (snapshot,
+ * act…) go straight to the driver; runs go through the automation runner; every run result is
+ * journaled before it is sent and dropped only when the server acknowledges it.
+ */
+export class Agent {
+  readonly connection: AgentConnection
+  #name: string
+  #busy?: { runId: string; abort: AbortController }
+  #preview?: ReturnType<typeof setInterval>
+
+  constructor(private readonly opts: AgentOptions) {
+    const saved = opts.state.loadCredential(opts.server)
+    this.#name = opts.name ?? saved?.name ?? hostname()
+    this.connection = new AgentConnection({
+      server: opts.server,
+      log: opts.log,
+      backoffBaseMs: opts.backoffBaseMs,
+      backoffCapMs: opts.backoffCapMs,
+      hello: () => this.#hello(),
+      onWelcome: (w) => this.#welcome(w),
+      onMessage: (m) => void this.#handle(m),
+      onFatal: (code, reason) => opts.onFatal(`the server closed the connection (${code}): ${reason}`),
+    })
+  }
+
+  start(): void {
+    if (!this.opts.state.loadCredential(this.opts.server) && !this.opts.token)
+      return this.opts.onFatal(
+        'this agent is not enrolled with that server yet: pass --token (from `deskhook desktops token`)',
+      )
+    this.connection.start()
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#preview)
+    this.#busy?.abort.abort()
+    this.connection.stop()
+    await this.opts.driver.stop()
+  }
+
+  #hello(): Hello {
+    const saved = this.opts.state.loadCredential(this.opts.server)
+    const auth: Hello['auth'] = saved
+      ? { kind: 'credential', desktopId: saved.desktopId, secret: saved.secret }
+      : { kind: 'enroll', token: this.opts.token ?? '' }
+    return {
+      type: 'hello',
+      protocol: PROTOCOL_VERSION,
+      agentVersion: this.opts.version,
+      name: this.#name,
+      platform: platform(),
+      driver: this.opts.driver.kind,
+      auth,
+      ...(this.#busy ? { busyRunId: this.#busy.runId } : {}),
+    }
+  }
+
+  #welcome(welcome: Welcome): void {
+    if (welcome.credential) {
+      this.opts.state.saveCredential({ server: this.opts.server, ...welcome.credential, name: this.#name })
+      this.opts.log.info({ desktopId: welcome.desktopId }, 'enrolled; credential saved')
+    }
+    this.opts.log.info({ desktopId: welcome.desktopId, name: welcome.name }, 'online')
+    // Results that finished while the link was down go out first.
+    for (const pending of this.opts.state.pending()) this.connection.send({ ...pending, replayed: true })
+  }
+
+  async #handle(msg: Exclude<ServerMessage, Welcome>): Promise<void> {
+    switch (msg.type) {
+      case 'rpc':
+        return this.#rpc(msg.id, msg.method, msg.params)
+      case 'run':
+        return this.#run(msg)
+      case 'cancel':
+        if (this.#busy?.runId === msg.runId) this.#busy.abort.abort(new Error(msg.reason))
+        return
+      case 'run.ack':
+        return this.opts.state.acknowledge(msg.runId)
+      case 'preview.start':
+        return this.#startPreview(msg.intervalMs, msg.windowId)
+      case 'preview.stop':
+        clearInterval(this.#preview)
+        return
+    }
+  }
+
+  async #rpc(id: string, method: string, params: unknown[]): Promise<void> {
+    try {
+      const driver = this.opts.driver as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>
+      let result = await driver[method]!.apply(this.opts.driver, params)
+      if (result instanceof Uint8Array) result = b64(result)
+      this.connection.send({ type: 'rpc.result', id, ok: true, result })
+    } catch (err) {
+      const code = err instanceof DriverError ? err.code : 'AGENT_ERROR'
+      this.connection.send({
+        type: 'rpc.result',
+        id,
+        ok: false,
+        error: { code, message: (err as Error).message },
+      })
+    }
+  }
+
+  async #run(req: RunRequest): Promise<void> {
+    const startedAt = new Date().toISOString()
+    if (this.#busy) {
+      return this.#finish(req, startedAt, {
+        status: 'failed',
+        scenario: 'main',
+        outcome: 'failure',
+        result: {},
+        error: { code: 'DRIVER_ERROR', message: `this desktop is busy with run ${this.#busy.runId}` },
+        steps: [],
+      })
+    }
+    const abort = new AbortController()
+    const timer = setTimeout(
+      () => abort.abort(new Error(`run timed out after ${req.timeoutMs} ms`)),
+      req.timeoutMs,
+    )
+    this.#busy = { runId: req.runId, abort }
+    this.connection.busyRunId = req.runId
+    this.opts.log.info({ runId: req.runId, steps: req.automation.steps.length }, 'run started')
+    const step = (event: 'started' | 'finished', s: StepStarted | StepResult) => {
+      const { screenshot, ...rest } = s as StepResult
+      const record: StepRecord = {
+        ...rest,
+        status: event === 'started' ? 'RUNNING' : (s as StepResult).status,
+        ...(screenshot ? { screenshot: b64(screenshot) } : {}),
+      }
+      this.connection.send({ type: 'run.step', runId: req.runId, lease: req.lease, event, step: record })
+    }
+    let result: RunnerResult
+    try {
+      result = await this.opts.runAutomation(
+        this.opts.driver,
+        req.automation,
+        req.input,
+        { onStepStarted: (s) => step('started', s), onStepFinished: (s) => step('finished', s) },
+        { signal: abort.signal },
+      )
+    } catch (err) {
+      result = {
+        status: 'failed',
+        scenario: 'main',
+        outcome: 'failure',
+        result: {},
+        error: { code: 'DRIVER_ERROR', message: (err as Error).message },
+        steps: [],
+      }
+    } finally {
+      clearTimeout(timer)
+      this.#busy = undefined
+      this.connection.busyRunId = undefined
+    }
+    this.#finish(req, startedAt, result)
+  }
+
+  #finish(req: RunRequest, startedAt: string, r: RunnerResult): void {
+    const message: RunResult = {
+      type: 'run.result',
+      runId: req.runId,
+      lease: req.lease,
+      outcome: {
+        status: r.status,
+        scenario: r.scenario,
+        outcome: r.outcome,
+        result: r.result,
+        ...(r.error ? { error: r.error } : {}),
+        startedAt,
+        finishedAt: new Date().toISOString(),
+      },
+    }
+    // Journal first: if the link is down now, the result goes out after the next welcome.
+    this.opts.state.journal(message)
+    const sent = this.connection.send(message)
+    this.opts.log.info({ runId: req.runId, status: r.status, error: r.error?.code, sent }, 'run finished')
+  }
+
+  #startPreview(intervalMs: number, windowId?: string): void {
+    clearInterval(this.#preview)
+    let inFlight = false
+    this.#preview = setInterval(async () => {
+      if (inFlight || !this.connection.connected) return
+      inFlight = true
+      try {
+        const id = windowId ?? (await this.opts.driver.listWindows())[0]?.id
+        if (id) this.connection.sendBinary(encodePreviewFrame(id, await this.opts.driver.screenshot(id)))
+      } catch (err) {
+        this.opts.log.debug({ err }, 'preview frame skipped')
+      } finally {
+        inFlight = false
+      }
+    }, intervalMs)
+  }
+}

@@ -1,0 +1,81 @@
+import { type Command, Option } from 'commander'
+import { Agent } from '../agent/agent.ts'
+import { BrowserDriver, defaultExecutablePath } from '../agent/drivers/browser/index.ts'
+import { defaultStateDir, StateStore } from '../agent/state-store.ts'
+import { runAutomation } from '../automation/runner.ts'
+import { createLogger } from '../lib/logger.ts'
+import { VERSION } from '../version.ts'
+
+export function registerAgent(program: Command): void {
+  program
+    .command('agent')
+    .description('run the desktop agent: connect to a deskhook server and drive this desktop')
+    .requiredOption(
+      '--server <url>',
+      'the deskhook server, e.g. http://deskhook.lan:8080 [env DESKHOOK_SERVER]',
+      process.env.DESKHOOK_SERVER,
+    )
+    .option('--token <token>', 'one-time enrollment token (first start only; `deskhook desktops token`)')
+    .option('--name <name>', 'how this desktop is shown in deskhook (default: the host name)')
+    .addOption(
+      new Option('--driver <driver>', 'how to drive the desktop').choices(['browser']).default('browser'),
+    )
+    .option('--browser <path>', `Chromium or Edge to launch (default: ${defaultExecutablePath()})`)
+    .option(
+      '--devtools-url <url>',
+      'attach to a browser already running with --remote-debugging-port instead of launching one',
+    )
+    .option('--start-url <url>', 'open this page when the agent starts (the app jobs will use)')
+    .option('--headed', 'show the browser window (default: headless)')
+    .option(
+      '--state-dir <dir>',
+      `where the credential and run journal are kept (default: ${defaultStateDir()})`,
+    )
+    .option('--log-level <level>', 'fatal|error|warn|info|debug', 'info')
+    .option('--reconnect-max <ms>', 'longest wait between reconnect attempts', '30000')
+    .action(async (opts) => {
+      // The agent logs to stderr: stdout stays free for anything a wrapper script wants to read.
+      const log = createLogger({ level: opts.logLevel, format: 'json', destination: process.stderr })
+      const problems: string[] = []
+      if (!/^https?:\/\/[^\s]+$/.test(opts.server ?? ''))
+        problems.push(`--server must be an http(s) URL, got ${JSON.stringify(opts.server)}`)
+      const cap = Number(opts.reconnectMax)
+      if (!Number.isInteger(cap) || cap < 100) problems.push('--reconnect-max must be an integer ≥ 100 (ms)')
+      if (problems.length) {
+        process.stderr.write(`Invalid agent options:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`)
+        process.exit(2)
+      }
+      const driver = new BrowserDriver({
+        executablePath: opts.browser,
+        devtoolsUrl: opts.devtoolsUrl,
+        headless: !opts.headed,
+      })
+      await driver.start()
+      if (opts.startUrl) await driver.launch({ url: opts.startUrl })
+      const agent = new Agent({
+        server: opts.server,
+        token: opts.token,
+        name: opts.name,
+        driver,
+        runAutomation,
+        state: new StateStore(opts.stateDir ?? defaultStateDir()),
+        log,
+        version: VERSION,
+        backoffBaseMs: Math.min(500, cap),
+        backoffCapMs: cap,
+        onFatal: async (reason) => {
+          log.error({ reason }, 'agent stopped')
+          process.stderr.write(`deskhook agent: ${reason}\n`)
+          await agent.stop().catch(() => {})
+          process.exit(1)
+        },
+      })
+      const shutdown = async () => {
+        await agent.stop().catch(() => {})
+        process.exit(0)
+      }
+      process.once('SIGINT', () => void shutdown())
+      process.once('SIGTERM', () => void shutdown())
+      agent.start()
+    })
+}
