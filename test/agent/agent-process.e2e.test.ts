@@ -34,7 +34,7 @@ beforeAll(async () => {
 }, 60_000)
 
 afterAll(async () => {
-  agent?.cleanup()
+  await agent?.cleanup()
   await s?.stop()
   await fixtures?.stop()
   data.remove()
@@ -66,11 +66,11 @@ describe('enrollment', () => {
     const first = startAgent({ server: s.url, token, name: 'second' })
     await first.waitForLog((l) => l.msg === 'online')
     await first.kill()
-    first.cleanup()
+    await first.cleanup()
     const reuse = startAgent({ server: s.url, token, name: 'third' })
     expect(await reuse.exited).toBe(1)
     expect(reuse.lines.join('\n')).toContain('already used')
-    reuse.cleanup()
+    await reuse.cleanup()
   }, 30_000)
 
   test('an expired token is refused', async () => {
@@ -79,7 +79,7 @@ describe('enrollment', () => {
     const late = startAgent({ server: s.url, token, name: 'late' })
     expect(await late.exited).toBe(1)
     expect(late.lines.join('\n')).toContain('expired')
-    late.cleanup()
+    await late.cleanup()
   }, 30_000)
 })
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { join } from 'node:path'
+import { eventually } from '../helpers/cli.ts'
 import { tempDir } from '../helpers/temp-dir.ts'
 
 /** The compiled single binary, run the way an admin runs it: migrations embedded, no source tree. */
@@ -70,6 +71,21 @@ test('the compiled binary serves, teaches, lists, documents and stops cleanly', 
   expect(swagger.paths['/customers'].post.summary).toBe('Create a customer and return its id')
   const listed = await runBinary(['jobs', 'list', '--data', dataDir])
   expect(listed.stdout).toMatch(/POST\s+\/customers\s+learning/)
+
+  // The same binary is the agent: enroll it with a one-time token and see it online.
+  const token = JSON.parse((await runBinary(['desktops', 'token', '--json', '--data', dataDir])).stdout).token as string
+  expect(token).toMatch(/^dhe_/)
+  const agent = Bun.spawn(
+    [binary, 'agent', '--server', url, '--token', token, '--name', 'smoke-desktop', '--state-dir', join(work.path, 'agent')],
+    { stdout: 'ignore', stderr: 'pipe', cwd: work.path },
+  )
+  const online = await eventually(async () => {
+    const list = await (await fetch(`${url}/_desktops`, { headers })).json()
+    return list.desktops.find((d: { name: string; status: string }) => d.name === 'smoke-desktop' && d.status === 'online')
+  }, 20_000)
+  expect(online).toMatchObject({ platform: 'linux', driver: 'browser' })
+  agent.kill('SIGTERM')
+  expect(await agent.exited).toBe(0)
 
   server.kill('SIGTERM')
   expect(await server.exited).toBe(0)

@@ -16,7 +16,8 @@ export interface AgentProcess {
   ): Promise<Record<string, unknown>>
   exited: Promise<number>
   kill(signal?: NodeJS.Signals): Promise<number>
-  cleanup(): void
+  /** Stops the agent politely (so it closes its browser and profile dir), then removes its state. */
+  cleanup(): Promise<void>
 }
 
 /** A real `deskhook agent` process with the browser driver and Debian's Chromium. */
@@ -104,8 +105,11 @@ export function startAgent(opts: {
       proc.kill(signal)
       return proc.exited
     },
-    cleanup() {
-      proc.kill('SIGKILL')
+    async cleanup() {
+      proc.kill('SIGTERM')
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 5000)
+      await proc.exited
+      clearTimeout(timer)
       state.remove()
     },
   }
