@@ -73,15 +73,29 @@ test('the compiled binary serves, teaches, lists, documents and stops cleanly', 
   expect(listed.stdout).toMatch(/POST\s+\/customers\s+learning/)
 
   // The same binary is the agent: enroll it with a one-time token and see it online.
-  const token = JSON.parse((await runBinary(['desktops', 'token', '--json', '--data', dataDir])).stdout).token as string
+  const token = JSON.parse((await runBinary(['desktops', 'token', '--json', '--data', dataDir])).stdout)
+    .token as string
   expect(token).toMatch(/^dhe_/)
   const agent = Bun.spawn(
-    [binary, 'agent', '--server', url, '--token', token, '--name', 'smoke-desktop', '--state-dir', join(work.path, 'agent')],
+    [
+      binary,
+      'agent',
+      '--server',
+      url,
+      '--token',
+      token,
+      '--name',
+      'smoke-desktop',
+      '--state-dir',
+      join(work.path, 'agent'),
+    ],
     { stdout: 'ignore', stderr: 'pipe', cwd: work.path },
   )
   const online = await eventually(async () => {
     const list = await (await fetch(`${url}/_desktops`, { headers })).json()
-    return list.desktops.find((d: { name: string; status: string }) => d.name === 'smoke-desktop' && d.status === 'online')
+    return list.desktops.find(
+      (d: { name: string; status: string }) => d.name === 'smoke-desktop' && d.status === 'online',
+    )
   }, 20_000)
   expect(online).toMatchObject({ platform: 'linux', driver: 'browser' })
   agent.kill('SIGTERM')
