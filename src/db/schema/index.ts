@@ -1,6 +1,7 @@
 export * from './api-keys.ts'
 export * from './builds.ts'
 export * from './desktops.ts'
+export * from './executions.ts'
 export * from './jobs.ts'
 export * from './settings.ts'
 export * from './webhooks.ts'

@@ -17,6 +17,10 @@ export const jobs = sqliteTable(
     draftVersion: integer('draft_version'),
     /** The desktop the job was taught on: the default pool for its runs. */
     desktopId: text('desktop_id'),
+    /** Desktops (ids or names) allowed to run it; null = the desktop it was taught on, else any. */
+    desktopPool: text('desktop_pool', { mode: 'json' }).$type<string[]>(),
+    /** Run timeout; null = the server default (10 min). */
+    timeoutMs: integer('timeout_ms'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

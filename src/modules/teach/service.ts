@@ -65,6 +65,8 @@ export function teach(ctx: AppContext, req: TeachRequest): TeachResult {
             liveVersion: null,
             draftVersion: null,
             desktopId: null,
+            desktopPool: null,
+            timeoutMs: null,
             createdAt: now,
             updatedAt: now,
           }
