@@ -31,6 +31,7 @@ CREATE TABLE `executions` (
 	`scenario` text,
 	`error` text,
 	`request_id` text NOT NULL,
+	`base_url` text NOT NULL,
 	`idempotency_key` text,
 	`idempotency_fingerprint` text,
 	`queued_at` text NOT NULL,

@@ -31,6 +31,8 @@ export const executions = sqliteTable(
     scenario: text('scenario'),
     error: text('error', { mode: 'json' }).$type<Record<string, unknown>>(),
     requestId: text('request_id').notNull(),
+    /** Where the caller reached deskhook, for absolute replay links in events sent later. */
+    baseUrl: text('base_url').notNull(),
     idempotencyKey: text('idempotency_key'),
     idempotencyFingerprint: text('idempotency_fingerprint'),
     queuedAt: text('queued_at').notNull(),
