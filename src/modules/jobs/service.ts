@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm'
 import type { AppContext } from '../../context.ts'
+import type { Db } from '../../db/client.ts'
 import { preparedFor } from '../../db/prepared.ts'
 import { type JobMode, jobs, jobVersions, samples } from '../../db/schema/index.ts'
 import { AppError } from '../../lib/errors.ts'
@@ -149,25 +150,38 @@ function updateMode(ctx: AppContext, job: Job, mode: JobMode, liveVersion: numbe
 }
 
 /**
- * Stores a new automation version as the job's draft (the builder after a passing verification,
- * or `jobs import`). Returns the version number.
+ * Stores a new automation version as the job's draft (the builder after a passing verification).
+ * Returns the version number.
  */
 export function addJobVersion(ctx: AppContext, jobId: string, automation: unknown, buildId?: string): number {
   const version = ctx.db.transaction(
-    (tx) => {
-      const last = tx
-        .select({ v: sql<number | null>`max(${jobVersions.version})` })
-        .from(jobVersions)
-        .where(eq(jobVersions.jobId, jobId))
-        .get()
-      const version = (last?.v ?? 0) + 1
-      const now = ctx.clock.now().toISOString()
-      tx.insert(jobVersions).values({ jobId, version, automation, buildId, createdAt: now }).run()
-      tx.update(jobs).set({ draftVersion: version, updatedAt: now }).where(eq(jobs.id, jobId)).run()
-      return version
-    },
+    (tx) => insertJobVersion(tx, ctx.clock.now().toISOString(), jobId, automation, buildId),
     { behavior: 'immediate' },
   )
   ctx.events.emit('jobs.changed', jobId)
+  return version
+}
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+/**
+ * `addJobVersion` inside a transaction the caller owns (`jobs import` writes job, samples and
+ * version together). Emits nothing: the caller does, once its transaction has committed.
+ */
+export function insertJobVersion(
+  tx: Db | Tx,
+  now: string,
+  jobId: string,
+  automation: unknown,
+  buildId?: string,
+): number {
+  const last = tx
+    .select({ v: sql<number | null>`max(${jobVersions.version})` })
+    .from(jobVersions)
+    .where(eq(jobVersions.jobId, jobId))
+    .get()
+  const version = (last?.v ?? 0) + 1
+  tx.insert(jobVersions).values({ jobId, version, automation, buildId, createdAt: now }).run()
+  tx.update(jobs).set({ draftVersion: version, updatedAt: now }).where(eq(jobs.id, jobId)).run()
   return version
 }
