@@ -5,10 +5,16 @@ import { Value, type ValueError } from '@sinclair/typebox/value'
  * Turns typebox errors into one line a person can act on, naming the member as the caller wrote it
  * (`deskhook.prompt`), with the known members listed when one is unexpected.
  */
-export function schemaProblems(schema: TSchema, value: unknown, prefix: string): string[] {
+export function schemaProblems(
+  schema: TSchema,
+  value: unknown,
+  prefix: string,
+  /** Schemas that `$ref`s inside `schema` point to (a variant of a `Type.Recursive` checked alone). */
+  references: TSchema[] = [],
+): string[] {
   const seen = new Set<string>()
   const problems: string[] = []
-  for (const e of Value.Errors(schema, value)) {
+  for (const e of Value.Errors(schema, references, value)) {
     const name = memberName(prefix, e)
     if (seen.has(name)) continue
     seen.add(name)
