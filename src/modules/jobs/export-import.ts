@@ -1,0 +1,166 @@
+import { and, asc, eq, sql } from 'drizzle-orm'
+import type { AppContext } from '../../context.ts'
+import { jobs, jobVersions, samples } from '../../db/schema/index.ts'
+import { AppError } from '../../lib/errors.ts'
+import { newId } from '../../lib/ids.ts'
+import type { Automation } from '../../protocol/automation.ts'
+import { inputKey, JOB_FILE_FORMAT, JOB_FILE_VERSION, type JobFile, type JobFileSample } from './job-file.ts'
+import { checkJobFile } from './job-file-check.ts'
+import { routerFor } from './routes-cache.ts'
+import { getJob, getJobByRoute, insertJobVersion, type Job } from './service.ts'
+
+/**
+ * The job as a file. Exports the live version (what callers get today) unless another is asked
+ * for, else the newest draft; a job that never had a successful build has nothing to run, so it
+ * cannot be exported.
+ */
+export function exportJob(
+  ctx: AppContext,
+  method: string,
+  path: string,
+  opts: { version?: number } = {},
+): JobFile {
+  const job = getJobByRoute(ctx, method, path)
+  if (!job) throw new AppError('JOB_NOT_FOUND', `No job is registered on ${method.toUpperCase()} ${path}`)
+  const version = opts.version ?? job.liveVersion ?? job.draftVersion
+  if (version === null)
+    throw new AppError(
+      'NOT_FOUND',
+      `${job.method} ${job.path} has no version to export yet: teach it until a build succeeds (or import one)`,
+    )
+  const row = ctx.db
+    .select({ automation: jobVersions.automation })
+    .from(jobVersions)
+    .where(and(eq(jobVersions.jobId, job.id), eq(jobVersions.version, version)))
+    .get()
+  if (!row)
+    throw new AppError(
+      'NOT_FOUND',
+      `${job.method} ${job.path} has no version ${version}; its newest is ${job.draftVersion ?? 'none'}`,
+    )
+  return {
+    format: JOB_FILE_FORMAT,
+    version: JOB_FILE_VERSION,
+    method: job.method,
+    path: job.path,
+    prompt: job.prompt,
+    desktopPool: job.desktopPool ?? null,
+    timeoutMs: job.timeoutMs ?? null,
+    automation: row.automation as Automation,
+    samples: jobSamples(ctx, job.id),
+    exportedAt: ctx.clock.now().toISOString(),
+  }
+}
+
+function jobSamples(ctx: AppContext, jobId: string): JobFileSample[] {
+  return ctx.db
+    .select()
+    .from(samples)
+    .where(eq(samples.jobId, jobId))
+    .orderBy(asc(samples.createdAt), sql`rowid`)
+    .all()
+    .map((s) => ({
+      input: s.input,
+      expect: s.expect ?? undefined,
+      scenario: s.scenario ?? undefined,
+      status: s.status,
+    }))
+}
+
+export interface ImportResult {
+  job: Job
+  version: number
+  created: boolean
+  samplesAdded: number
+}
+
+/**
+ * Writes a job file into this installation: the job (created in learning, or its prompt, pool and
+ * timeout updated), the samples it does not have yet, and the automation as a new version — all
+ * in one transaction, so a failed import leaves nothing behind. `live` promotes that version in
+ * the same transaction: an imported job serves calls with no build on this installation.
+ */
+export function importJob(ctx: AppContext, data: unknown, opts: { live?: boolean } = {}): ImportResult {
+  const file = checkJobFile(data)
+  const router = routerFor(ctx)
+  let addedRoute = false
+  try {
+    const result = ctx.db.transaction(
+      (tx) => {
+        const now = ctx.clock.now().toISOString()
+        const settings = {
+          prompt: file.prompt,
+          desktopPool: file.desktopPool ?? null,
+          timeoutMs: file.timeoutMs ?? null,
+          updatedAt: now,
+        }
+        const existing = getJobByRoute(ctx, file.method, file.path)
+        const jobId = existing?.id ?? newId()
+        if (existing) {
+          tx.update(jobs).set(settings).where(eq(jobs.id, jobId)).run()
+        } else {
+          tx.insert(jobs)
+            .values({ id: jobId, method: file.method, path: file.path, createdAt: now, ...settings })
+            .run()
+          addRoute(router, file.method, file.path, jobId)
+          addedRoute = true
+        }
+        const known = new Set(
+          tx
+            .select({ input: samples.input })
+            .from(samples)
+            .where(eq(samples.jobId, jobId))
+            .all()
+            .map((s) => inputKey(s.input)),
+        )
+        let samplesAdded = 0
+        for (const s of file.samples) {
+          const key = inputKey(s.input)
+          if (known.has(key)) continue
+          known.add(key)
+          tx.insert(samples)
+            .values({
+              id: newId(),
+              jobId,
+              input: s.input,
+              expect: s.expect ?? null,
+              scenario: s.scenario ?? null,
+              status: s.status ?? 'pending',
+              createdAt: now,
+              updatedAt: now,
+            })
+            .run()
+          samplesAdded++
+        }
+        const version = insertJobVersion(tx, now, jobId, file.automation)
+        if (opts.live)
+          tx.update(jobs).set({ mode: 'live', liveVersion: version }).where(eq(jobs.id, jobId)).run()
+        return { jobId, version, created: !existing, samplesAdded }
+      },
+      { behavior: 'immediate' },
+    )
+    ctx.events.emit('jobs.changed', result.jobId)
+    const { jobId, ...rest } = result
+    return { job: getJob(ctx, jobId)!, ...rest }
+  } catch (err) {
+    if (addedRoute) router.remove(file.method, file.path)
+    throw err
+  }
+}
+
+function addRoute(
+  router: ReturnType<typeof routerFor>,
+  method: string,
+  pattern: string,
+  jobId: string,
+): void {
+  try {
+    router.add(method, pattern, jobId)
+  } catch {
+    throw new AppError(
+      'ROUTE_CONFLICT',
+      `${method} ${pattern} has the same shape as a job already registered on this method (only the parameter names differ); rename the path in the file to that job's path`,
+      { field: 'path' },
+    )
+  }
+}
