@@ -11,6 +11,8 @@ export function buildCli(): Command {
   const program = new Command('deskhook')
     .description('deskhook: desktop work as HTTP endpoints, on a box you own')
     .version(VERSION)
+    // Program options only before the command: `jobs export --version 3` means the job's version.
+    .enablePositionalOptions()
     .showHelpAfterError('(add --help for usage)')
   registerServe(program)
   registerKeys(program)

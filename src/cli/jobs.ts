@@ -1,9 +1,12 @@
 import type { Command } from 'commander'
 import { demoteJob, listJobs, promoteJob } from '../modules/jobs/service.ts'
+import { registerJobFiles } from './job-files.ts'
 import { addSettingOptions, openCliContext, printJson, printTable, run } from './shared.ts'
 
 export function registerJobs(program: Command): void {
-  const jobs = program.command('jobs').description('list jobs and move them between learning and live')
+  const jobs = program
+    .command('jobs')
+    .description('list jobs, move them between learning and live, export and import them as files')
 
   addSettingOptions(jobs.command('list').description('list jobs'), ['dataDir', 'publicUrl'])
     .option('--json', 'print JSON')
@@ -63,4 +66,5 @@ export function registerJobs(program: Command): void {
         }),
       )
   }
+  registerJobFiles(jobs)
 }
