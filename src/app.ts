@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from './context.ts'
+import type { GroupCommitter } from './db/group-commit.ts'
 import { httpPlugin } from './http/http-plugin.ts'
 import { buildsRoutes } from './modules/builds/index.ts'
 import { desktopsRoutes } from './modules/desktops/index.ts'
@@ -9,10 +10,15 @@ import { jobsRoutes } from './modules/jobs/index.ts'
 import { openapiRoutes } from './modules/openapi/index.ts'
 import { triggerRoutes } from './modules/triggers/index.ts'
 import type { AgentHub } from './runtime/agent-hub/index.ts'
+import type { ExecutionWaiters } from './runtime/execution-waiters.ts'
+import type { Scheduler } from './runtime/scheduler/index.ts'
 
 /** The long-lived parts the HTTP layer talks to. */
 export interface Runtime {
   hub: AgentHub
+  scheduler: Scheduler
+  waiters: ExecutionWaiters
+  committer: GroupCommitter
 }
 
 /** The HTTP surface: reserved paths first, then the catch-all job trigger. */
@@ -23,9 +29,9 @@ export function createApp(ctx: AppContext, runtime: Runtime) {
     .use(openapiRoutes(ctx))
     .use(jobsRoutes(ctx))
     .use(buildsRoutes(ctx))
-    .use(executionsRoutes(ctx))
+    .use(executionsRoutes(ctx, runtime))
     .use(desktopsRoutes(ctx, runtime.hub))
-    .use(triggerRoutes(ctx))
+    .use(triggerRoutes(ctx, runtime))
 }
 
 export type App = ReturnType<typeof createApp>

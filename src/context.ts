@@ -15,7 +15,12 @@ export interface AppEvents {
   'desktop.online': [desktopId: string]
   'desktop.offline': [desktopId: string]
   /** An agent reported a run that nobody in this process was waiting for (e.g. from its journal). */
-  'agent.run-result': [desktopId: string, runId: string, outcome: import('./protocol/messages.ts').RunOutcome]
+  'agent.run-result': [
+    desktopId: string,
+    runId: string,
+    lease: string,
+    outcome: import('./protocol/messages.ts').RunOutcome,
+  ]
   /** Another process changed the database (the CLI): caches built from it must reload. */
   'db.external-change': []
 }

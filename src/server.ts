@@ -2,17 +2,21 @@ import { createApp } from './app.ts'
 import type { Config } from './config/index.ts'
 import { type AppContext, createContext } from './context.ts'
 import { openDatabase } from './db/client.ts'
+import { GroupCommitter } from './db/group-commit.ts'
 import { migrate } from './db/migrate.ts'
 import { type Clock, systemClock } from './lib/clock.ts'
 import { createLogger, type Logger } from './lib/logger.ts'
 import { type CreatedKey, ensureInitialKey } from './modules/keys/service.ts'
 import { AgentHub } from './runtime/agent-hub/index.ts'
 import { startDbWatcher } from './runtime/db-watcher.ts'
+import { ExecutionWaiters } from './runtime/execution-waiters.ts'
+import { Scheduler } from './runtime/scheduler/index.ts'
 import { type DelivererOptions, WebhookDeliverer } from './runtime/webhook-deliverer.ts'
 
 export interface RunningServer {
   ctx: AppContext
   hub: AgentHub
+  scheduler: Scheduler
   /** Sends status events to callback URLs; call `notify()` after committing one. */
   webhooks: WebhookDeliverer
   url: string
@@ -37,9 +41,14 @@ export async function startServer(
   const hub = new AgentHub(ctx)
   const webhooks = new WebhookDeliverer(ctx, opts.webhooks)
   webhooks.start()
-  const app = createApp(ctx, { hub }).listen({
+  const waiters = new ExecutionWaiters()
+  const scheduler = new Scheduler(ctx, hub, webhooks, waiters)
+  scheduler.start()
+  const committer = new GroupCommitter(db)
+  const app = createApp(ctx, { hub, scheduler, waiters, committer }).listen({
     port: config.port,
     hostname: config.host,
+    idleTimeout: config.idleTimeoutS,
     // Above the configurable body limit so deskhook's own 413 (with its error body) answers first.
     maxRequestBodySize: 33 * 1024 * 1024,
   })
@@ -52,6 +61,10 @@ export async function startServer(
     stopping ??= (async () => {
       log.info('shutting down: no new requests; letting in-flight ones finish')
       const drained = server.stop(false)
+      // Running executions stay `running`: their agents report to the next start (journal).
+      await scheduler.stop()
+      // Held synchronous calls get their 202 now rather than a cut connection.
+      waiters.releaseAll()
       // Agent sockets never end by themselves: close them so the drain can finish.
       await hub.stop()
       const timedOut = await Promise.race([
@@ -72,5 +85,5 @@ export async function startServer(
     })()
     return stopping
   }
-  return { ctx, hub, webhooks, url, port: server.port ?? config.port, initialKey, stop }
+  return { ctx, hub, scheduler, webhooks, url, port: server.port ?? config.port, initialKey, stop }
 }

@@ -1,23 +1,12 @@
 import type { Command } from 'commander'
-import { loadConfig } from '../config/index.ts'
+import { loadConfig, SETTINGS } from '../config/index.ts'
 import { startServer } from '../server.ts'
 import { addSettingOptions, flagsFrom, run } from './shared.ts'
 
 export function registerServe(program: Command): void {
   addSettingOptions(
     program.command('serve').description('run the deskhook server (trigger host and dashboard)'),
-    [
-      'port',
-      'host',
-      'dataDir',
-      'bodyLimit',
-      'logLevel',
-      'logFormat',
-      'publicUrl',
-      'shutdownTimeoutMs',
-      'watchIntervalMs',
-      'callbackAllow',
-    ],
+    SETTINGS.map((s) => s.key),
   ).action((opts) =>
     run(async () => {
       const config = loadConfig(flagsFrom(opts))

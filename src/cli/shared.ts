@@ -20,22 +20,14 @@ export function addSettingOptions(cmd: Command, keys: (keyof Config)[]): Command
   return cmd
 }
 
-/** Commander's camelCase option names → config keys. */
+/** Commander's camelCase option names (`--body-limit` → `bodyLimit`) → config keys. */
 export function flagsFrom(opts: Record<string, string | undefined>): ConfigFlags {
-  return {
-    port: opts.port,
-    host: opts.host,
-    dataDir: opts.data,
-    bodyLimit: opts.bodyLimit,
-    logLevel: opts.logLevel,
-    logFormat: opts.logFormat,
-    publicUrl: opts.publicUrl,
-    shutdownTimeoutMs: opts.shutdownTimeout,
-    watchIntervalMs: opts.watchInterval,
-    heartbeatIntervalMs: opts.heartbeatInterval,
-    agentGraceMs: opts.agentGrace,
-    callbackAllow: opts.callbackAllow,
+  const flags: ConfigFlags = {}
+  for (const s of SETTINGS) {
+    const name = s.flag.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())
+    if (opts[name] !== undefined) flags[s.key] = opts[name]
   }
+  return flags
 }
 
 /** Opens the data dir for a one-shot command; the server may be running on it at the same time. */

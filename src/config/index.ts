@@ -27,6 +27,12 @@ export const ConfigSchema = Type.Object({
   heartbeatIntervalMs: Type.Integer({ minimum: 50, maximum: 300_000 }),
   /** How long a run whose agent vanished waits for the agent's report before it is lost. */
   agentGraceMs: Type.Integer({ minimum: 0, maximum: 3_600_000 }),
+  /** A run still going after this long ends `timed_out` (a job may set its own). */
+  runTimeoutMs: Type.Integer({ minimum: 1000, maximum: 24 * 3_600_000 }),
+  /** How long a synchronous call is held before it gets the 202 acknowledgement instead. */
+  syncWaitMs: Type.Integer({ minimum: 0, maximum: 300_000 }),
+  /** Bun's idle timeout for ordinary requests (held sync calls and sockets are exempt). */
+  idleTimeoutS: Type.Integer({ minimum: 1, maximum: 255 }),
   /** CIDRs a `callback_url` may reach although they are private, loopback or link-local (LAN use). */
   callbackAllow: Type.Array(Type.String()),
 })
@@ -133,6 +139,30 @@ export const SETTINGS: readonly Setting[] = [
     env: 'DESKHOOK_AGENT_GRACE_MS',
     default: '60000',
     help: "ms a run waits for a vanished agent's report",
+    parse: integer,
+  },
+  {
+    key: 'runTimeoutMs',
+    flag: '--run-timeout',
+    env: 'DESKHOOK_RUN_TIMEOUT_MS',
+    default: '600000',
+    help: 'ms before a run ends timed_out (jobs may set their own)',
+    parse: integer,
+  },
+  {
+    key: 'syncWaitMs',
+    flag: '--sync-wait',
+    env: 'DESKHOOK_SYNC_WAIT_MS',
+    default: '120000',
+    help: 'ms a synchronous call is held before it gets 202 (max 300000)',
+    parse: integer,
+  },
+  {
+    key: 'idleTimeoutS',
+    flag: '--idle-timeout',
+    env: 'DESKHOOK_IDLE_TIMEOUT_S',
+    default: '10',
+    help: 'seconds an idle connection is kept (held calls are exempt)',
     parse: integer,
   },
   {

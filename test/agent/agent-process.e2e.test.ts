@@ -239,7 +239,7 @@ describe('surviving disconnects', () => {
     await agent.waitForLog((l) => l.msg === 'run finished' && l.runId === runId && l.sent === false, 30_000)
     s = await startServer(port)
     const replayed = new Promise<[string, RunOutcome]>((resolve) =>
-      s.ctx.events.once('agent.run-result', (_d, id, outcome) => resolve([id, outcome])),
+      s.ctx.events.once('agent.run-result', (_d, id, _lease, outcome) => resolve([id, outcome])),
     )
     await eventually(async () => s.hub.isOnline(desktopId), 20_000)
     const [id, outcome] = await replayed

@@ -68,7 +68,8 @@ describe('deskhook jobs', () => {
     const promoted = await cli(['jobs', 'promote', 'post', '/customers', '--json', '--data', s.dataDir])
     expect(promoted.code).toBe(0)
     expect(JSON.parse(promoted.stdout)).toMatchObject({ mode: 'live', liveVersion: 1 })
-    await eventually(async () => (await s.call('/customers', { method: 'POST' })).status !== 409)
+    // Live now: an async call is accepted (no desktop is online, so it waits in the queue).
+    await eventually(async () => (await s.call('/customers?async=1', { method: 'POST' })).status === 202)
     const listed = JSON.parse((await cli(['jobs', 'list', '--json', '--data', s.dataDir])).stdout)
     expect(listed.jobs[0]).toMatchObject({
       path: '/customers',
@@ -79,7 +80,7 @@ describe('deskhook jobs', () => {
 
     const demoted = await cli(['jobs', 'demote', 'POST', '/customers', '--data', s.dataDir])
     expect(demoted.stdout).toContain('POST /customers is now learning')
-    await eventually(async () => (await s.call('/customers', { method: 'POST' })).status === 409)
+    await eventually(async () => (await s.call('/customers?async=1', { method: 'POST' })).status === 409)
   })
 
   test('unknown job → exit 3 with the reason', async () => {

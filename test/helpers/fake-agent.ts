@@ -12,6 +12,8 @@ export class FakeAgent {
   #waiters: { match: (m: ServerMessage) => boolean; resolve: (m: ServerMessage) => void }[] = []
   #closeWaiters: ((c: { code: number; reason: string }) => void)[] = []
   readonly opened: Promise<void>
+  /** Called for every message after it is recorded. */
+  onMessage?: (msg: ServerMessage) => void
 
   constructor(serverUrl: string) {
     this.#ws = new WebSocket(`${serverUrl.replace(/^http/, 'ws')}/_agent/ws`)
@@ -21,6 +23,7 @@ export class FakeAgent {
     this.#ws.onmessage = (e) => {
       const msg = JSON.parse(String(e.data)) as ServerMessage
       this.received.push(msg)
+      this.onMessage?.(msg)
       this.#waiters = this.#waiters.filter((w) => {
         if (!w.match(msg)) return true
         w.resolve(msg)

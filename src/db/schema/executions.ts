@@ -1,8 +1,21 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
-export type ExecutionStatus = 'queued' | 'running' | 'succeeded' | 'partial' | 'failed' | 'timed_out' | 'cancelled'
-export const TERMINAL_STATUSES: readonly ExecutionStatus[] = ['succeeded', 'partial', 'failed', 'timed_out', 'cancelled']
+export type ExecutionStatus =
+  | 'queued'
+  | 'running'
+  | 'succeeded'
+  | 'partial'
+  | 'failed'
+  | 'timed_out'
+  | 'cancelled'
+export const TERMINAL_STATUSES: readonly ExecutionStatus[] = [
+  'succeeded',
+  'partial',
+  'failed',
+  'timed_out',
+  'cancelled',
+]
 
 /**
  * One accepted live call. `seq` is the growing integer the status events call `executionId`; `id`

@@ -1,12 +1,24 @@
+import { join } from 'node:path'
 import { Elysia } from 'elysia'
+import type { Runtime } from '../../app.ts'
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../lib/errors.ts'
+import { getExecution, listSteps } from './service.ts'
+import { toExecutionView } from './view.ts'
 
-/**
- * Live runs (and so executions) arrive with the scheduler; until then every id is unknown, and
- * the route already answers with the keyed 404 callers will see for an unknown id.
- */
-export const executionsRoutes = (_ctx: AppContext) =>
-  new Elysia({ name: 'routes.executions' }).get('/_executions/:id', ({ params }) => {
-    throw new AppError('EXECUTION_NOT_FOUND', `No execution with id ${params.id}`)
-  })
+/** Polling (`resultPath` of the 202) and the replay's screenshots. Keyed like every `/_` path. */
+export const executionsRoutes = (ctx: AppContext, runtime: Pick<Runtime, 'scheduler'>) =>
+  new Elysia({ name: 'routes.executions' })
+    .get('/_executions/:id', ({ params }) => {
+      const row = getExecution(ctx, params.id)
+      return toExecutionView(row, listSteps(ctx, row.seq), runtime.scheduler)
+    })
+    .get('/_executions/:id/steps/:n/screenshot', ({ params }) => {
+      const row = getExecution(ctx, params.id)
+      const step = listSteps(ctx, row.seq).find((s) => String(s.executionOrder) === params.n)
+      if (!step?.screenshot)
+        throw new AppError('NOT_FOUND', `Execution ${params.id} has no screenshot for step ${params.n}`)
+      return new Response(Bun.file(join(ctx.config.dataDir, 'screenshots', row.id, step.screenshot)), {
+        headers: { 'content-type': 'image/jpeg', 'cache-control': 'private, max-age=86400' },
+      })
+    })

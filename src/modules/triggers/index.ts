@@ -1,51 +1,62 @@
 import { Elysia } from 'elysia'
+import type { Runtime } from '../../app.ts'
 import type { AppContext } from '../../context.ts'
+import { baseUrl } from '../../http/base-url.ts'
+import { requestState } from '../../http/request-state.ts'
 import { AppError } from '../../lib/errors.ts'
 import { isReservedPath } from '../jobs/path-pattern.ts'
 import { jobNotFound, matchJob } from '../jobs/service.ts'
 import { ENVELOPE_KEY } from '../teach/model.ts'
 import { teach } from '../teach/service.ts'
 import { httpInfo, mergeInput, queryObject } from './job-input.ts'
+import { liveCall } from './live-call.ts'
 import { readJsonObject } from './read-body.ts'
 
 /**
  * Every path that is not reserved is a job trigger. The body is read by hand (`parse: 'none'`) so
  * the size limit holds before buffering and JSON errors get deskhook's own codes.
  */
-export const triggerRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'routes.triggers' }).all('/*', async ({ request, set }) => handle(ctx, request, set), {
-    parse: 'none',
-  })
+export const triggerRoutes = (ctx: AppContext, runtime: Runtime) =>
+  new Elysia({ name: 'routes.triggers' }).all(
+    '/*',
+    async ({ request, set, server }) => {
+      const url = new URL(request.url)
+      const path = url.pathname
+      const method = request.method.toUpperCase()
+      const body = await readJsonObject(request, ctx.config.bodyLimit)
+      const { input, envelope, teaching } = mergeInput(queryObject(url.searchParams), body)
 
-async function handle(
-  ctx: AppContext,
-  request: Request,
-  set: { status?: number | string; headers: Record<string, unknown> },
-) {
-  const url = new URL(request.url)
-  const path = url.pathname
-  const method = request.method.toUpperCase()
-  const body = await readJsonObject(request, ctx.config.bodyLimit)
-  const { input, envelope, teaching } = mergeInput(queryObject(url.searchParams), body)
-
-  if (teaching) {
-    const { response } = teach(ctx, { method, path, envelope, input, http: httpInfo(request, path, {}) })
-    set.status = 202
-    set.headers.location = response.buildPath
-    return response
-  }
-  if (isReservedPath(path)) throw new AppError('NOT_FOUND', `No such endpoint: ${method} ${path}`)
-  const match = matchJob(ctx, method, path)
-  if (!match) throw jobNotFound(ctx, method, path)
-  if (match.job.mode !== 'live')
-    throw new AppError(
-      'JOB_NOT_LIVE',
-      `${match.job.method} ${match.job.path} is still learning: promote it to live in the dashboard (or \`deskhook jobs promote\`), or send a teaching call with the ${ENVELOPE_KEY} envelope`,
-      { jobId: match.job.id, mode: match.job.mode },
-    )
-  throw new AppError(
-    'SERVICE_UNAVAILABLE',
-    `${match.job.method} ${match.pattern} is live, but this server version cannot run jobs yet`,
-    { jobId: match.job.id },
+      if (teaching) {
+        const { response } = teach(ctx, { method, path, envelope, input, http: httpInfo(request, path, {}) })
+        set.status = 202
+        set.headers.location = response.buildPath
+        return response
+      }
+      if (isReservedPath(path)) throw new AppError('NOT_FOUND', `No such endpoint: ${method} ${path}`)
+      const match = matchJob(ctx, method, path)
+      if (!match) throw jobNotFound(ctx, method, path)
+      if (match.job.mode !== 'live')
+        throw new AppError(
+          'JOB_NOT_LIVE',
+          `${match.job.method} ${match.job.path} is still learning: promote it to live in the dashboard (or \`deskhook jobs promote\`), or send a teaching call with the ${ENVELOPE_KEY} envelope`,
+          { jobId: match.job.id, mode: match.job.mode },
+        )
+      const state = requestState(request)
+      const answer = await liveCall(ctx, runtime, {
+        request,
+        server,
+        job: match.job,
+        method,
+        path,
+        input: { ...input, _http: httpInfo(request, path, match.params) },
+        apiKeyId: state.apiKey?.id ?? null,
+        requestId: state.id,
+        baseUrl: baseUrl(ctx.config, request),
+        query: url.searchParams,
+      })
+      set.status = answer.status
+      Object.assign(set.headers, answer.headers)
+      return answer.body
+    },
+    { parse: 'none' },
   )
-}

@@ -35,6 +35,8 @@ const MISSED_HEARTBEATS = 3
 
 export interface RunDispatch {
   runId: string
+  /** Stored with the execution so a report replayed after a restart can be checked; default: new. */
+  lease?: string
   automation: Automation
   input: Record<string, unknown>
   timeoutMs: number
@@ -144,6 +146,11 @@ export class AgentHub {
     }))
   }
 
+  /** The run the desktop's agent says it is in the middle of (from its hello or heartbeat). */
+  busyRunOf(desktopId: string): string | undefined {
+    return this.#sessions.get(desktopId)?.busyRunId
+  }
+
   isOnline(desktopId: string): boolean {
     return this.#sessions.has(desktopId)
   }
@@ -180,13 +187,13 @@ export class AgentHub {
         'SERVICE_UNAVAILABLE',
         `Desktop ${session.name} is busy with run ${session.busyRunId}`,
       )
-    const lease = newId()
+    const lease = dispatch.lease ?? newId()
     const outcome = new Promise<RunOutcome>((resolve, reject) =>
       this.#runs.add(dispatch.runId, { desktopId, lease, onStep, resolve, reject }),
     )
     session.busyRunId = dispatch.runId
     setDesktopStatus(this.ctx, desktopId, 'busy')
-    session.send({ type: 'run', lease, ...dispatch })
+    session.send({ type: 'run', ...dispatch, lease })
     return outcome
   }
 
@@ -309,7 +316,8 @@ export class AgentHub {
     if (session.busyRunId === msg.runId) session.busyRunId = undefined
     setDesktopStatus(this.ctx, desktopId, session.busyRunId ? 'busy' : 'online')
     if (!this.#runs.settle(msg.runId, msg.outcome))
-      this.ctx.events.emit('agent.run-result', desktopId, msg.runId, msg.outcome)
+      this.ctx.events.emit('agent.run-result', desktopId, msg.runId, msg.lease, msg.outcome)
+    // Listeners record the result synchronously, so it is durable before the agent forgets it.
     session.send({ type: 'run.ack', runId: msg.runId })
   }
 

@@ -1,0 +1,227 @@
+import { and, eq } from 'drizzle-orm'
+import type { AppContext } from '../../context.ts'
+import { executions, jobVersions } from '../../db/schema/index.ts'
+import { newId } from '../../lib/ids.ts'
+import type { Completion, ExecutionRow } from '../../modules/executions/model.ts'
+import { completionFromFailure, completionFromOutcome } from '../../modules/executions/response.ts'
+import {
+  claimExecution,
+  completeExecution,
+  findExecution,
+  listSteps,
+  queuedExecutions,
+  recordStep,
+} from '../../modules/executions/service.ts'
+import { getJob } from '../../modules/jobs/service.ts'
+import type { Automation } from '../../protocol/automation.ts'
+import type { RunOutcome } from '../../protocol/messages.ts'
+import { type AgentHub, AgentLostError } from '../agent-hub/index.ts'
+import type { ExecutionWaiters } from '../execution-waiters.ts'
+import type { WebhookDeliverer } from '../webhook-deliverer.ts'
+import { describePool, mayRun } from './eligibility.ts'
+import { JobQueues } from './job-queues.ts'
+import { RunRecovery } from './recovery.ts'
+
+/** Extra time for the agent's own timeout report before the server ends the run itself. */
+const TIMEOUT_MARGIN_MS = 5_000
+
+/**
+ * Hands queued executions to idle desktops: one run per desktop, FIFO per job, oldest job first.
+ * A run that reached an agent is never dispatched again: it ends with the agent's report, or as
+ * timed_out, AGENT_LOST (agent gone past the grace period) or INTERRUPTED (server restarted).
+ */
+export class Scheduler {
+  #queues = new JobQueues()
+  #automations = new Map<string, Automation>()
+  #timers = new Map<string, ReturnType<typeof setTimeout>>()
+  #recovery: RunRecovery
+  #pumpScheduled = false
+  #stopped = false
+  #unsubscribe: () => void
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly hub: AgentHub,
+    private readonly webhooks: WebhookDeliverer,
+    private readonly waiters: ExecutionWaiters,
+  ) {
+    this.#recovery = new RunRecovery(ctx, hub, (row, outcome, fallback) =>
+      this.#finish(row, outcome ? completionFromOutcome(row, outcome, listSteps(ctx, row.seq)) : fallback!),
+    )
+    const pump = () => this.notify()
+    ctx.events.on('desktop.online', pump)
+    this.#unsubscribe = () => ctx.events.off('desktop.online', pump)
+  }
+
+  start(): void {
+    for (const row of queuedExecutions(this.ctx)) this.#queues.push(row.jobId, { seq: row.seq, id: row.id })
+    this.#recovery.start()
+    this.notify()
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true
+    this.#unsubscribe()
+    this.#recovery.stop()
+    for (const t of this.#timers.values()) clearTimeout(t)
+    this.#timers.clear()
+  }
+
+  /** A new execution is durable: queue it and try to dispatch at once. */
+  enqueued(row: Pick<ExecutionRow, 'seq' | 'id' | 'jobId'>): void {
+    this.#queues.push(row.jobId, { seq: row.seq, id: row.id })
+    this.notify()
+  }
+
+  /** Coalesces dispatch attempts into one per event-loop turn. */
+  notify(): void {
+    if (this.#pumpScheduled || this.#stopped) return
+    this.#pumpScheduled = true
+    setImmediate(() => {
+      this.#pumpScheduled = false
+      try {
+        this.#pump()
+      } catch (err) {
+        this.ctx.log.error({ err }, 'scheduler pump failed')
+      }
+    })
+  }
+
+  queuePosition(seq: number): number {
+    return this.#queues.position(seq)
+  }
+
+  /** Why a queued execution is still waiting, in words for the poller and the dashboard. */
+  waitReason(row: ExecutionRow): string {
+    const job = getJob(this.ctx, row.jobId)
+    if (!job) return 'The job no longer exists'
+    const eligible = this.hub.onlineDesktops().filter((d) => mayRun(job, d))
+    if (!eligible.length) return `No desktop that may run this job is online (${describePool(job)})`
+    return `Waiting for a free desktop (${eligible.length} eligible, all busy)`
+  }
+
+  #pump(): void {
+    const idle = this.hub.onlineDesktops().filter((d) => !d.busy)
+    let progress = true
+    while (progress && idle.length && this.#queues.size) {
+      progress = false
+      for (const jobId of this.#queues.jobsByAge()) {
+        if (!idle.length) break
+        const job = getJob(this.ctx, jobId)
+        if (!job) {
+          for (const item of this.#queues.drop(jobId))
+            this.#failQueued(item.id, 'JOB_DELETED', 'The job was deleted')
+          continue
+        }
+        const i = idle.findIndex((d) => mayRun(job, d))
+        if (i < 0) continue
+        const desktop = idle.splice(i, 1)[0]!
+        const item = this.#queues.shift(jobId)!
+        this.#dispatch(item.id, item.seq, jobId, desktop.id)
+        progress = true
+      }
+    }
+  }
+
+  #dispatch(id: string, seq: number, jobId: string, desktopId: string): void {
+    const lease = newId()
+    const row = claimExecution(this.ctx, seq, desktopId, lease)
+    if (!row) return
+    this.webhooks.notify()
+    const automation = this.#automation(row.jobId, row.jobVersion)
+    if (!automation)
+      return this.#finish(
+        row,
+        completionFromFailure(row, 'failed', {
+          code: 'VERSION_MISSING',
+          message: `Version ${row.jobVersion} of the job is missing`,
+        }),
+      )
+    let outcome: Promise<RunOutcome>
+    try {
+      outcome = this.hub.run(
+        desktopId,
+        { runId: row.id, lease, automation, input: row.input, timeoutMs: row.timeoutMs },
+        (event, step) => {
+          recordStep(this.ctx, row, event, step)
+          this.webhooks.notify()
+        },
+      )
+    } catch (err) {
+      // Never reached the agent: safe to put back in the queue.
+      this.ctx.db
+        .update(executions)
+        .set({ status: 'queued', desktopId: null, lease: null, startedAt: null })
+        .where(and(eq(executions.id, id), eq(executions.lease, lease)))
+        .run()
+      this.#queues.unshift(jobId, { seq, id })
+      this.ctx.log.warn(
+        { err, jobExecutionId: id, desktopId },
+        'dispatch failed before reaching the agent; requeued',
+      )
+      return
+    }
+    this.#timers.set(
+      row.id,
+      setTimeout(() => {
+        this.hub.cancel(desktopId, row.id, 'run timed out')
+        this.#finish(
+          row,
+          completionFromFailure(row, 'timed_out', {
+            code: 'RUN_TIMED_OUT',
+            message: `The run did not finish within ${row.timeoutMs} ms`,
+          }),
+        )
+      }, row.timeoutMs + TIMEOUT_MARGIN_MS),
+    )
+    outcome.then(
+      (o) => this.#finish(row, completionFromOutcome(row, o, listSteps(this.ctx, row.seq))),
+      (err: Error) =>
+        this.#finish(
+          row,
+          completionFromFailure(row, 'failed', {
+            code: err instanceof AgentLostError ? 'AGENT_LOST' : 'DISPATCH_FAILED',
+            message: err.message,
+          }),
+        ),
+    )
+  }
+
+  #finish(row: ExecutionRow, completion: Completion): void {
+    // After stop() (shutdown), outcomes like "agent lost" are artefacts of the shutdown itself:
+    // the execution stays running and the next start recovers it.
+    if (this.#stopped) return
+    clearTimeout(this.#timers.get(row.id))
+    this.#timers.delete(row.id)
+    const done = completeExecution(this.ctx, row.id, completion)
+    if (done) {
+      this.ctx.log.info(
+        { jobExecutionId: row.id, executionId: row.seq, status: done.status, desktopId: row.desktopId },
+        'execution finished',
+      )
+      this.waiters.settle(row.id)
+      this.webhooks.notify()
+    }
+    this.notify()
+  }
+
+  #failQueued(id: string, code: string, message: string): void {
+    const row = findExecution(this.ctx, id)
+    if (row) this.#finish(row, completionFromFailure(row, 'failed', { code, message }))
+  }
+
+  #automation(jobId: string, version: number): Automation | undefined {
+    const key = `${jobId}:${version}`
+    let automation = this.#automations.get(key)
+    if (!automation) {
+      const row = this.ctx.db
+        .select({ automation: jobVersions.automation })
+        .from(jobVersions)
+        .where(and(eq(jobVersions.jobId, jobId), eq(jobVersions.version, version)))
+        .get()
+      automation = row?.automation as Automation | undefined
+      if (automation) this.#automations.set(key, automation)
+    }
+    return automation
+  }
+}
