@@ -29,7 +29,8 @@ export class FakeRunner {
 
   private constructor(
     serverUrl: string,
-    private readonly behaviour: FakeRunBehaviour,
+    /** How runs end; a test may change it between calls. */
+    public behaviour: FakeRunBehaviour,
   ) {
     this.agent = new FakeAgent(serverUrl)
   }
