@@ -1,0 +1,79 @@
+// The builder's boundary: it explores a desktop through DesktopPort, talks to the person teaching
+// through BuildIO, and returns an automation. No HTTP, no SQL here: the build worker
+// (src/runtime/build-worker.ts) connects these to the agent hub and the builds table.
+import type { Automation, Outcome } from '../protocol/automation.ts'
+import type { ActionResult, ElementAction, Snapshot, WindowInfo } from '../protocol/elements.ts'
+import type { AppSpec } from '../protocol/automation.ts'
+import type { RunOutcome, StepRecord } from '../protocol/messages.ts'
+
+/** The desktop as the builder sees it: the Driver's calls plus "run this automation for real". */
+export interface DesktopPort {
+  readonly name: string
+  listWindows(): Promise<WindowInfo[]>
+  launch(app: AppSpec): Promise<WindowInfo>
+  snapshot(windowId: string): Promise<Snapshot>
+  act(windowId: string, action: ElementAction): Promise<ActionResult>
+  waitForChange(windowId: string, timeoutMs: number): Promise<'changed' | 'timeout'>
+  /** Runs the automation with the real runner on the desktop (verification); steps without screenshots. */
+  run(automation: Automation, input: Record<string, unknown>): Promise<RunOutcome & { steps: StepRecord[] }>
+}
+
+export type QuestionKind = 'choose_window' | 'map_field' | 'fill_required' | 'choose_submit' | 'choose_outputs' | 'free_text'
+
+export interface Question {
+  kind: QuestionKind
+  /** Phrased for a person who knows the business, not the code. */
+  text: string
+  options: { value: string; label: string }[]
+  multiple: boolean
+}
+
+export interface BuildIO {
+  /** Records what the builder looked at, tried, decided and why (shown in `progress`). */
+  progress(stage: string, message: string, data?: Record<string, unknown>): void
+  /** Asks the person teaching and waits for the answer (already validated against the options). */
+  ask(question: Question): Promise<string | string[]>
+}
+
+export interface SampleSpec {
+  id: string
+  /** The job input as a live call sees it (query + body, `_http` with method, path, params, headers). */
+  input: Record<string, unknown>
+  /** Expected output; `{"$type": "string"}` stands for a value the app generates. */
+  expect?: Record<string, unknown> | null
+  /** A scenario name the caller gave this sample (envelope `scenario`), if any. */
+  scenarioName?: string | null
+}
+
+export interface BuildRequest {
+  prompt: string
+  /** The sample this build is for. */
+  sample: SampleSpec
+  /** Earlier samples that passed, with the scenario each ended in: they are re-verified. */
+  previous: (SampleSpec & { scenario: string })[]
+  /** The job's current draft automation, when this build extends a job. */
+  automation?: Automation | null
+}
+
+export type BuildResult =
+  | {
+      ok: true
+      automation: Automation
+      /** The scenario the new sample ended in (existing or new). */
+      scenario: string
+      outcome: Outcome
+      /** Every earlier sample re-run against the new automation, and where it ended. */
+      reverified: { sampleId: string; scenario: string; passed: boolean }[]
+    }
+  | { ok: false; code: BuildFailureCode; message: string }
+
+export type BuildFailureCode =
+  | 'APP_NOT_FOUND'
+  | 'NO_FORM_FOUND'
+  | 'FIELD_NOT_MAPPED'
+  | 'NO_SUBMIT'
+  | 'NO_OUTCOME'
+  | 'OUTPUT_NOT_FOUND'
+  | 'VERIFY_FAILED'
+  | 'REGRESSION'
+  | 'DESKTOP_ERROR'
