@@ -22,6 +22,8 @@ export interface BuildQuestion {
 export interface BuildAnswer {
   questionId: string
   kind: QuestionKind
+  /** The question as asked, so a build re-run after a restart can reuse the answer. */
+  questionText: string
   answer: string | string[]
   answeredAt: string
 }

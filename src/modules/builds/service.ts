@@ -138,7 +138,10 @@ export function answerQuestion(ctx: AppContext, id: string, body: AnswerBody): B
         )
       const answer = validateAnswer(q, body.answer)
       const now = ctx.clock.now().toISOString()
-      const answers = [...build.answers, { questionId: q.id, kind: q.kind, answer, answeredAt: now }]
+      const answers = [
+        ...build.answers,
+        { questionId: q.id, kind: q.kind, questionText: q.text, answer, answeredAt: now },
+      ]
       const shown = Array.isArray(answer) ? answer.join(', ') : answer
       return update(
         ctx,

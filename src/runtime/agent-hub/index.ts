@@ -142,8 +142,27 @@ export class AgentHub {
     return [...this.#sessions.values()].map((s) => ({
       id: s.desktopId!,
       name: s.name!,
-      busy: Boolean(s.busyRunId),
+      busy: Boolean(s.busyRunId || s.reservedBy),
     }))
+  }
+
+  /**
+   * Holds a free desktop for `owner` (a build), so the scheduler sends it no live runs meanwhile.
+   * Returns false if it is offline, busy or held by someone else.
+   */
+  reserve(desktopId: string, owner: string): boolean {
+    const s = this.#sessions.get(desktopId)
+    if (!s || s.busyRunId || (s.reservedBy && s.reservedBy !== owner)) return false
+    s.reservedBy = owner
+    return true
+  }
+
+  /** Ends a hold; the scheduler hears of the free desktop like of one coming online. */
+  release(desktopId: string, owner: string): void {
+    const s = this.#sessions.get(desktopId)
+    if (s?.reservedBy !== owner) return
+    s.reservedBy = undefined
+    this.ctx.events.emit('desktop.online', desktopId)
   }
 
   /** The run the desktop's agent says it is in the middle of (from its hello or heartbeat). */

@@ -19,6 +19,8 @@ export class AgentSession {
   name?: string
   lastSeen = Date.now()
   busyRunId?: string
+  /** A build holds the desktop (exploring it); live runs wait until it is released. */
+  reservedBy?: string
   closed = false
   readonly rpcs = new Map<string, PendingRpc>()
   preview?: { windowId: string; jpeg: Uint8Array; at: number }

@@ -13,6 +13,7 @@ import {
   recordStep,
 } from '../../modules/executions/service.ts'
 import { getJob } from '../../modules/jobs/service.ts'
+import { recomputeStability } from '../../modules/jobs/stability.ts'
 import type { Automation } from '../../protocol/automation.ts'
 import type { RunOutcome } from '../../protocol/messages.ts'
 import { type AgentHub, AgentLostError } from '../agent-hub/index.ts'
@@ -201,6 +202,7 @@ export class Scheduler {
       )
       this.waiters.settle(row.id)
       this.webhooks.notify()
+      recomputeStability(this.ctx, row.jobId)
     }
     this.notify()
   }

@@ -1,0 +1,185 @@
+import { eq } from 'drizzle-orm'
+import type { BuildIO, BuildRequest, BuildResult, DesktopPort } from '../../builder/contract.ts'
+import type { AppContext } from '../../context.ts'
+import { samples } from '../../db/schema/index.ts'
+import {
+  completeBuild,
+  draftAutomation,
+  failBuild,
+  passingSamples,
+  queuedBuilds,
+  requeueInterruptedBuilds,
+  setBuildDesktop,
+} from '../../modules/builds/lifecycle.ts'
+import { askQuestion, type Build, getBuild, recordProgress } from '../../modules/builds/service.ts'
+import { getJob } from '../../modules/jobs/service.ts'
+import type { Automation } from '../../protocol/automation.ts'
+import type { AgentHub } from '../agent-hub/index.ts'
+import { BuildCancelled, buildIO } from './build-io.ts'
+import { hubDesktop } from './hub-desktop.ts'
+
+export type BuildFn = (port: DesktopPort, io: BuildIO, req: BuildRequest) => Promise<BuildResult>
+
+/**
+ * Runs queued builds, one per desktop and one per job at a time, on the desktop the teaching call
+ * named, the job's own desktop, the only one online, or the one the person picks. A build holds
+ * its desktop (no live runs meanwhile) and releases it when done.
+ */
+export class BuildWorker {
+  #running = new Map<string, AbortController>()
+  #busyJobs = new Set<string>()
+  #noted = new Map<string, string>()
+  #choosing = new Set<string>()
+  #pumpScheduled = false
+  #stopped = false
+  #listeners: [string, (...a: never[]) => void][] = []
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly hub: AgentHub,
+    private readonly build: BuildFn,
+  ) {}
+
+  start(): void {
+    requeueInterruptedBuilds(this.ctx)
+    const pump = () => this.notify()
+    const answered = (id: string) => this.#desktopChosen(id)
+    this.#on('build.queued', pump)
+    this.#on('desktop.online', pump)
+    this.#on('build.answered', answered)
+    this.notify()
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true
+    for (const [event, fn] of this.#listeners) this.ctx.events.off(event as 'build.queued', fn as () => void)
+    for (const abort of this.#running.values()) abort.abort()
+  }
+
+  notify(): void {
+    if (this.#pumpScheduled || this.#stopped) return
+    this.#pumpScheduled = true
+    setImmediate(() => {
+      this.#pumpScheduled = false
+      try {
+        this.#pump()
+      } catch (err) {
+        this.ctx.log.error({ err }, 'build worker pump failed')
+      }
+    })
+  }
+
+  #on(event: 'build.queued' | 'desktop.online' | 'build.answered', fn: (id: string) => void): void {
+    this.ctx.events.on(event, fn)
+    this.#listeners.push([event, fn as (...a: never[]) => void])
+  }
+
+  #pump(): void {
+    for (const build of queuedBuilds(this.ctx)) {
+      if (this.#busyJobs.has(build.jobId) || this.#choosing.has(build.id)) continue
+      const desktop = this.#pickDesktop(build)
+      if (!desktop) continue
+      if (!this.hub.reserve(desktop.id, build.id)) {
+        this.#note(build, `Waiting for desktop ${desktop.name}: it is busy`)
+        continue
+      }
+      void this.#run(build, desktop)
+    }
+  }
+
+  #pickDesktop(build: Build): { id: string; name: string } | null {
+    const online = this.hub.onlineDesktops()
+    const job = getJob(this.ctx, build.jobId)
+    const wanted = build.desktop ?? job?.desktopId ?? null
+    if (wanted) {
+      const d = online.find((x) => x.id === wanted || x.name === wanted)
+      if (!d) this.#note(build, `Waiting for desktop ${wanted} to come online`)
+      return d ?? null
+    }
+    if (online.length === 0) {
+      this.#note(
+        build,
+        'Waiting for a desktop: none is online. Start the deskhook agent on the PC that has the app.',
+      )
+      return null
+    }
+    if (online.length === 1) return online[0]!
+    this.#choosing.add(build.id)
+    askQuestion(this.ctx, build.id, {
+      kind: 'choose_window',
+      text: 'Several desktops are online. Which one has the app this job should work in?',
+      options: online.map((d) => ({ value: d.id, label: d.name })),
+      multiple: false,
+    })
+    return null
+  }
+
+  #desktopChosen(buildId: string): void {
+    if (!this.#choosing.delete(buildId)) return
+    const build = getBuild(this.ctx, buildId)
+    const answer = build.answers.at(-1)?.answer
+    if (typeof answer === 'string') setBuildDesktop(this.ctx, buildId, answer)
+    recordProgress(
+      this.ctx,
+      buildId,
+      { stage: 'queued', message: 'Desktop chosen; the build starts when it is free' },
+      'queued',
+    )
+    this.notify()
+  }
+
+  /** Progress lines about waiting are written once per reason, not on every pump. */
+  #note(build: Build, message: string): void {
+    if (this.#noted.get(build.id) === message) return
+    this.#noted.set(build.id, message)
+    recordProgress(this.ctx, build.id, { stage: 'queued', message })
+  }
+
+  async #run(build: Build, desktop: { id: string; name: string }): Promise<void> {
+    const abort = new AbortController()
+    this.#running.set(build.id, abort)
+    this.#busyJobs.add(build.jobId)
+    this.#noted.delete(build.id)
+    try {
+      recordProgress(
+        this.ctx,
+        build.id,
+        { stage: 'start', message: `Building on desktop ${desktop.name}` },
+        'exploring',
+      )
+      const job = getJob(this.ctx, build.jobId)!
+      const sample = this.ctx.db.select().from(samples).where(eq(samples.id, build.sampleId)).get()!
+      const req: BuildRequest = {
+        prompt: job.prompt,
+        sample: { id: sample.id, input: sample.input, expect: sample.expect, scenarioName: sample.scenario },
+        previous: passingSamples(this.ctx, job.id, sample.id).map((s) => ({
+          id: s.id,
+          input: s.input,
+          expect: s.expect,
+          scenario: s.scenario ?? 'main',
+        })),
+        automation: draftAutomation(this.ctx, job.id) as Automation | null,
+      }
+      const port = hubDesktop(this.hub, desktop.id, desktop.name)
+      let result: BuildResult
+      try {
+        result = await this.build(port, buildIO(this.ctx, build.id, abort.signal), req)
+      } catch (err) {
+        if (err instanceof BuildCancelled || abort.signal.aborted) return
+        result = { ok: false, code: 'DESKTOP_ERROR', message: (err as Error).message }
+      }
+      if (abort.signal.aborted) return
+      if (result.ok) completeBuild(this.ctx, build.id, desktop.id, result)
+      else failBuild(this.ctx, build.id, { code: result.code, message: result.message })
+    } catch (err) {
+      this.ctx.log.error({ err, buildId: build.id }, 'build crashed')
+      if (!abort.signal.aborted)
+        failBuild(this.ctx, build.id, { code: 'INTERNAL', message: (err as Error).message })
+    } finally {
+      this.#running.delete(build.id)
+      this.#busyJobs.delete(build.jobId)
+      this.hub.release(desktop.id, build.id)
+      this.notify()
+    }
+  }
+}
