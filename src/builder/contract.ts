@@ -1,9 +1,8 @@
 // The builder's boundary: it explores a desktop through DesktopPort, talks to the person teaching
 // through BuildIO, and returns an automation. No HTTP, no SQL here: the build worker
 // (src/runtime/build-worker.ts) connects these to the agent hub and the builds table.
-import type { Automation, Outcome } from '../protocol/automation.ts'
+import type { AppSpec, Automation, Outcome } from '../protocol/automation.ts'
 import type { ActionResult, ElementAction, Snapshot, WindowInfo } from '../protocol/elements.ts'
-import type { AppSpec } from '../protocol/automation.ts'
 import type { RunOutcome, StepRecord } from '../protocol/messages.ts'
 
 /** The desktop as the builder sees it: the Driver's calls plus "run this automation for real". */
@@ -18,7 +17,13 @@ export interface DesktopPort {
   run(automation: Automation, input: Record<string, unknown>): Promise<RunOutcome & { steps: StepRecord[] }>
 }
 
-export type QuestionKind = 'choose_window' | 'map_field' | 'fill_required' | 'choose_submit' | 'choose_outputs' | 'free_text'
+export type QuestionKind =
+  | 'choose_window'
+  | 'map_field'
+  | 'fill_required'
+  | 'choose_submit'
+  | 'choose_outputs'
+  | 'free_text'
 
 export interface Question {
   kind: QuestionKind

@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { stabilityScore } from '../../src/builder/stability.ts'
+import { stabilityScore } from '../../src/lib/stability-score.ts'
 
 test.each([
   [{ passing: 0, total: 0, scenariosPassing: 0 }, 0],
