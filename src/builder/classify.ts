@@ -1,0 +1,130 @@
+// Step 5 of a build, the judgement part: what the submit led to, read from the difference
+// between the screen before and after. A new modal dialog is a dialog ending (its message); a
+// control turning invalid or an error-like text next to the fields is a validation ending;
+// anything else that appeared (a status message, a heading, a table) is a new screen.
+import { indexTree, openDialogs } from '../automation/index.ts'
+import type { Condition } from '../protocol/automation.ts'
+import type { UiElement, UiRole } from '../protocol/elements.ts'
+import { generaliseText, outcomeSignature } from './generalise.ts'
+import { appeared, counterpart, flaggedControls, within } from './ui-diff.ts'
+import { splitWords } from './words.ts'
+
+export type EndingKind = 'dialog' | 'validation' | 'screen'
+
+export interface Ending {
+  kind: EndingKind
+  /** What the ending says, as shown ("A customer with this email already exists"). */
+  message: string
+  /** The element showing the message in the after-snapshot, when one shows exactly it. */
+  messageElement?: UiElement
+  dialog?: UiElement
+  /** Everything that appeared, in screen order (for outputs). */
+  appeared: UiElement[]
+  /** A condition that holds on this ending in every run (numbers and input values generalised). */
+  condition: Condition
+  /** The ending with numbers and input values blanked: equal for equal outcomes. */
+  signature: string
+}
+
+const ERROR_WORDS = new Set(
+  "required invalid must error errors cannot can't missing please enter failed already wrong incorrect not exists too".split(
+    ' ',
+  ),
+)
+const MESSAGE_ROLES = new Set<UiRole>(['status', 'alert'])
+const SCREEN_ROLES = new Set<UiRole>(['heading', 'table', 'list', 'group', 'form', 'tabpanel', 'dialog'])
+
+export function classifyEnding(
+  before: UiElement,
+  after: UiElement,
+  fields: UiElement[],
+  inputs: string[],
+): Ending | undefined {
+  const fresh = appeared(before, after)
+  const finish = (kind: EndingKind, message: string, element: UiElement | undefined, extra = {}): Ending => ({
+    kind,
+    message,
+    ...(element ? { messageElement: element } : {}),
+    ...extra,
+    appeared: fresh,
+    condition: conditionFor(kind, message, element, inputs),
+    signature: outcomeSignature(kind, message, inputs),
+  })
+
+  const known = new Set(openDialogs(before).map((d) => `${d.role}:${d.name}`))
+  const dialog = openDialogs(after).find((d) => !known.has(`${d.role}:${d.name}`))
+  if (dialog) {
+    const texts = indexTree(dialog).all.filter((e) => e.role === 'text' && e.name && e.name !== dialog.name)
+    const message = dialog.description || texts[0]?.name || dialog.name
+    const element = texts.find((t) => t.name === message)
+    return finish('dialog', message, element, { dialog })
+  }
+
+  const containers = fieldContainers(after, fields)
+  const near = fresh.filter(
+    (e) =>
+      (e.role === 'text' || MESSAGE_ROLES.has(e.role)) &&
+      e.name.length <= 150 &&
+      containers.some((c) => within(after, c, e)),
+  )
+  const flagged = flaggedControls(before, after)
+  if (flagged.length > 0) {
+    const described = flagged.flatMap((f) => (f.newDescription ? [f.newDescription] : []))
+    const element = near.find((e) => described.some((d) => d.includes(e.name))) ?? near[0]
+    const message = element?.name ?? described[0] ?? `“${flagged[0]!.element.name}” is not accepted`
+    return finish('validation', message, element)
+  }
+  const complaint = near.find((e) => splitWords(e.name).some((w) => ERROR_WORDS.has(w)))
+  if (complaint) return finish('validation', complaint.name, complaint)
+
+  const index = indexTree(after)
+  const inMessage = (e: UiElement) =>
+    MESSAGE_ROLES.has(e.role) || [...ancestorsOf(index.parent, e)].some((a) => MESSAGE_ROLES.has(a.role))
+  const message =
+    fresh.find((e) => inMessage(e) && e.role !== 'link' && e.role !== 'button') ??
+    fresh.find((e) => e.role === 'heading') ??
+    fresh.find((e) => SCREEN_ROLES.has(e.role))
+  if (message) return finish('screen', message.name, message)
+  if (after.name !== before.name) return finish('screen', after.name, after)
+  const text = fresh.find((e) => e.role === 'text')
+  return text ? finish('screen', text.name, text) : undefined
+}
+
+/** Containers of the fields in the after-snapshot, up to two levels up (their form and section). */
+function fieldContainers(after: UiElement, fields: UiElement[]): UiElement[] {
+  const index = indexTree(after)
+  const out = new Set<UiElement>()
+  for (const field of fields) {
+    const now = counterpart(after, field)
+    if (!now) continue
+    let parent = index.parent.get(now)
+    for (let level = 0; parent && level < 2; level++, parent = index.parent.get(parent)) out.add(parent)
+  }
+  return [...out]
+}
+
+function* ancestorsOf(parents: Map<UiElement, UiElement>, element: UiElement) {
+  for (let p = parents.get(element); p; p = parents.get(p)) yield p
+}
+
+/** A condition that recognises the ending: the dialog's text, the message's text, or the element appearing. */
+function conditionFor(
+  kind: EndingKind,
+  message: string,
+  element: UiElement | undefined,
+  inputs: string[],
+): Condition {
+  const { pattern, match } = generaliseText(message, inputs)
+  if (kind === 'dialog') return { kind: 'dialog', text: pattern, match }
+  if (kind === 'screen' && element && SCREEN_ROLES.has(element.role))
+    return {
+      kind: 'appears',
+      target: {
+        fingerprints: [
+          { by: 'role', role: element.role, name: pattern, match: match === 'contains' ? 'exact' : match },
+        ],
+        description: `the “${message}” ${element.role}`,
+      },
+    }
+  return { kind: 'text', text: pattern, match }
+}

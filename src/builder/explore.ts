@@ -1,0 +1,136 @@
+// Step 2 of a build: get to the screen that takes the sample's values. Best-first over the
+// buttons, links, menu items and tabs whose names share words with the task ("New customer" for
+// "Create a customer"), a few levels deep; every try starts from a freshly launched app, so the
+// path that worked is exactly the navigation a run will replay after its launch step.
+import type { AppSpec, Selector, Step } from '../protocol/automation.ts'
+import type { Snapshot, UiElement } from '../protocol/elements.ts'
+import { screenFitness } from './field-scores.ts'
+import type { InputLeaf } from './input-leaves.ts'
+import type { PromptReading } from './prompt.ts'
+import { actionElements, readControls } from './screen.ts'
+import { designSelector } from './selector-design.ts'
+import { BuildFailure, type BuildSession } from './session.ts'
+import { mentions } from './words.ts'
+
+/** A screen this good takes the sample as it is. */
+const GOOD = 0.75
+/** Below this no screen is worth filling. */
+const USABLE = 0.3
+const MAX_TRIES = 8
+const MAX_DEPTH = 3
+
+interface Move {
+  selector: Selector
+  label: string
+}
+
+interface Candidate {
+  path: Move[]
+  move: Move
+  priority: number
+  /** What the screen the move starts from already offered (its buttons stay; they lead nowhere new). */
+  known: Set<string>
+  order: number
+}
+
+export interface Explored {
+  navigation: Step[]
+  snapshot: Snapshot
+  fitness: number
+}
+
+const actionKey = (e: UiElement) => `${e.role}\u0000${e.name}`
+
+export async function explore(
+  session: BuildSession,
+  app: AppSpec,
+  leaves: InputLeaf[],
+  reading: PromptReading,
+): Promise<Explored> {
+  await session.launch(app)
+  const home = await session.settle()
+  const fitness = (s: Snapshot) => screenFitness(leaves, readControls(s.root))
+  let best = { path: [] as Move[], snapshot: home, fitness: fitness(home) }
+  session.progress('explore', describe('The first screen', best.fitness, leaves.length), {
+    fitness: round(best.fitness),
+  })
+  if (best.fitness >= GOOD) return { navigation: [], snapshot: home, fitness: best.fitness }
+
+  const queue: Candidate[] = []
+  let order = 0
+  const enqueue = (snapshot: Snapshot, path: Move[], known: Set<string>) => {
+    const here = new Set(actionElements(snapshot.root).map(actionKey))
+    for (const element of actionElements(snapshot.root)) {
+      if (known.has(actionKey(element))) continue
+      const score = mentions(reading.taskStems, element.name).length
+      if (score === 0) continue
+      const label = element.name
+      const move = {
+        selector: designSelector(snapshot.root, element, `the “${label}” ${element.role}`),
+        label,
+      }
+      queue.push({ path, move, priority: score * 0.8 ** path.length, known: here, order: order++ })
+    }
+  }
+  enqueue(home, [], new Set())
+  session.progress('explore', 'The first screen lacks fields for the sample; trying what the prompt names', {
+    candidates: queue.map((c) => c.move.label),
+  })
+  let current: Move[] = []
+  for (let tries = 0; tries < MAX_TRIES && queue.length > 0; tries++) {
+    queue.sort((a, b) => b.priority - a.priority || a.order - b.order)
+    const next = queue.shift()!
+    const path = [...next.path, next.move]
+    const snapshot = await goTo(session, app, path)
+    current = path
+    const fit = fitness(snapshot)
+    const route = path.map((m) => `“${m.label}”`).join(' → ')
+    session.progress('explore', describe(`Tried ${route}: the screen`, fit, leaves.length), {
+      path: path.map((m) => m.label),
+      fitness: round(fit),
+    })
+    if (fit > best.fitness) best = { path, snapshot, fitness: fit }
+    if (fit >= GOOD) break
+    if (path.length < MAX_DEPTH) enqueue(snapshot, path, next.known)
+  }
+  if (best.fitness < USABLE)
+    throw new BuildFailure(
+      'NO_FORM_FOUND',
+      `No screen reachable from ${best.snapshot.window.title} has fields for ${leaves.map((l) => `“${l.key}”`).join(', ')}. ` +
+        'Open the screen with the form and teach again, or name its button in the prompt.',
+    )
+  // Leave the app on the chosen screen, reached the way a run will reach it.
+  const snapshot = sameMoves(current, best.path) ? best.snapshot : await goTo(session, app, best.path)
+  if (best.path.length)
+    session.progress('explore', `Chosen path: ${best.path.map((m) => `“${m.label}”`).join(' → ')}`, {
+      path: best.path.map((m) => m.label),
+    })
+  const navigation: Step[] = best.path.map((m) => ({
+    kind: 'click',
+    name: `Click “${m.label}”`,
+    target: m.selector,
+  }))
+  return { navigation, snapshot, fitness: best.fitness }
+}
+
+/** Resets the app (launch) and replays the moves, waiting for each screen to settle. */
+async function goTo(session: BuildSession, app: AppSpec, path: Move[]): Promise<Snapshot> {
+  await session.launch(app)
+  let snapshot = await session.snapshot()
+  for (const move of path) {
+    await session.act(move.selector, { kind: 'click' })
+    snapshot = await session.settle(snapshot.root)
+  }
+  return snapshot
+}
+
+function sameMoves(a: Move[], b: Move[]): boolean {
+  return a.length === b.length && a.every((m, i) => m === b[i])
+}
+
+function describe(what: string, fitness: number, leafCount: number): string {
+  if (leafCount === 0) return `${what} has ${fitness > 0 ? 'fields' : 'no fields'}`
+  return `${what} fits the sample’s values ${Math.round(fitness * 100)}%`
+}
+
+const round = (n: number) => Number(n.toFixed(2))

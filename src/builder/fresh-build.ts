@@ -1,0 +1,128 @@
+// The first build of a job: locate the app, explore to the form, map the sample, submit it,
+// judge the ending, choose the outputs, compose and verify (DESIGN §4).
+import type { Step } from '../protocol/automation.ts'
+import type { UiElement } from '../protocol/elements.ts'
+import { classifyEnding, type Ending } from './classify.ts'
+import { branchStep, compose, dismissStep, type Plan, scenarioFor } from './compose.ts'
+import type { BuildResult, SampleSpec } from './contract.ts'
+import { explore } from './explore.ts'
+import { inputTexts, nameFromMessage, successName } from './generalise.ts'
+import { inputLeaves } from './input-leaves.ts'
+import { appSpecOf, locateWindow } from './locate-window.ts'
+import { mapFields } from './map-fields.ts'
+import { performStep, submitAndObserve } from './observe.ts'
+import { askOutputs, expectedReads, type OutputContext, readsForExpect } from './outputs.ts'
+import { readPrompt } from './prompt.ts'
+import { BuildFailure, type BuildSession } from './session.ts'
+import { chooseSubmit } from './submit.ts'
+import { verify } from './verify.ts'
+
+export async function freshBuild(session: BuildSession): Promise<BuildResult> {
+  const { prompt, sample } = session.request
+  const reading = readPrompt(prompt)
+  const inputs = inputTexts(sample.input)
+  session.progress('locate', 'Read the prompt', {
+    words: reading.taskStems,
+    namedApps: reading.namedApps,
+    returns: reading.returns.map((w) => w.join(' ')),
+  })
+  const window = await locateWindow(session, reading, inputs)
+  const app = appSpecOf(window)
+  const leaves = inputLeaves(sample.input)
+  session.progress('explore', `The sample brings ${leaves.length} value(s)`, {
+    inputs: leaves.map((l) => l.path),
+  })
+  const explored = await explore(session, app, leaves, reading)
+
+  const fields = await mapFields(session, explored.snapshot.root, leaves)
+  if (fields.length === 0 && leaves.some((l) => l.source !== 'header'))
+    throw new BuildFailure(
+      'FIELD_NOT_MAPPED',
+      `None of the sample’s values (${leaves.map((l) => `“${l.path}”`).join(', ')}) found a field on “${explored.snapshot.window.title}”.`,
+    )
+  const fieldElements = fields.map((f) => f.control.element)
+  const submit = await chooseSubmit(session, explored.snapshot.root, fieldElements, reading)
+  const submitStep: Step = { kind: 'click', name: `Click “${submit.label}”`, target: submit.selector }
+
+  for (const field of fields) await performStep(session, field.step, sample.input)
+  const observed = await submitAndObserve(session, submitStep, sample.input)
+  const ending = classifyEnding(observed.before.root, observed.after.root, fieldElements, inputs)
+  if (!ending)
+    throw new BuildFailure(
+      'NO_OUTCOME',
+      `Nothing visible changed within 10 s of clicking “${submit.label}”. Does the form need more values?`,
+    )
+  reportEnding(session, ending, observed.elapsedMs)
+
+  const launch: Step = { kind: 'launch', name: `Open “${window.title}”` }
+  const plan: Plan = {
+    app,
+    prefix: [launch, ...explored.navigation, ...fields.map((f) => f.step)],
+    submit: submitStep,
+    wait: { name: 'Wait for the outcome', ...waitBudget(observed.elapsedMs) },
+    success: [],
+    branches: [],
+    tail: [],
+    scenarios: [],
+    mainScenario: 'main',
+  }
+  const ctx: OutputContext = {
+    ending,
+    after: observed.after.root,
+    inputs,
+    reading,
+    submitLabel: submit.label,
+  }
+  const expect = nonEmpty(sample.expect)
+  const expected = expect !== undefined && expectedReads(ctx, expect).missing.length === 0
+  let target: { scenario: string; outcome: 'success' | 'alternate' }
+  if (ending.kind === 'screen' || expected) {
+    const reads = expect ? readsForExpect(session, ctx, expect) : await askOutputs(session, ctx)
+    const dismiss = dismissStep(ending, observed.after.root)
+    plan.success = [ending.condition]
+    plan.tail = dismiss ? [...reads, dismiss] : reads
+    plan.mainScenario = sample.scenarioName ?? successName(ending.message, inputs)
+    target = { scenario: plan.mainScenario, outcome: 'success' }
+  } else {
+    const name = sample.scenarioName ?? nameFromMessage(ending.message, inputs)
+    const scenario = scenarioFor(ending, observed.after.root, name, 'alternate', inputs)
+    plan.scenarios = [scenario]
+    plan.branches = [branchStep(scenario)]
+    target = { scenario: name, outcome: 'alternate' }
+    session.progress(
+      'compose',
+      `The sample ended in a message rather than a success; it becomes scenario “${name}”. A sample that succeeds will teach the main path.`,
+    )
+  }
+  const automation = compose(plan)
+  session.progress('compose', `Composed ${automation.steps.length} steps; main path “${plan.mainScenario}”`, {
+    steps: automation.steps.map((s) => s.name),
+    scenarios: automation.scenarios.map((s) => s.name),
+  })
+  const verified = await verify(session, automation, sample, target)
+  return { ok: true, ...verified, scenario: target.scenario, outcome: target.outcome }
+}
+
+export function reportEnding(session: BuildSession, ending: Ending, elapsedMs: number): void {
+  const kinds = { dialog: 'a dialog', validation: 'a validation message', screen: 'a new screen state' }
+  session.progress(
+    'observe',
+    `The submit led to ${kinds[ending.kind]}: “${ending.message}” (settled after ${elapsedMs} ms)`,
+    {
+      kind: ending.kind,
+      message: ending.message,
+      signature: ending.signature,
+      appeared: ending.appeared.slice(0, 12).map((e: UiElement) => `${e.role} “${e.name}”`),
+    },
+  )
+}
+
+export function nonEmpty(expect: SampleSpec['expect']): Record<string, unknown> | undefined {
+  return expect && Object.keys(expect).length > 0 ? expect : undefined
+}
+
+/** Apps that took long to answer get a proportionally longer wait than the runner's 10 s default. */
+export function waitBudget(elapsedMs: number): { timeoutMs?: number } {
+  const budget = Math.ceil((elapsedMs * 5) / 1000) * 1000
+  return budget > 10_000 ? { timeoutMs: Math.min(budget, 120_000) } : {}
+}

@@ -1,0 +1,143 @@
+// Turning what one run showed into what every run will show: numbers become \d+, the caller's
+// own values become wildcards. Used for outcome signatures, wait conditions, read selectors and
+// extract patterns, so "Customer C-1042 created" and "Customer C-1043 created" are one outcome.
+import type { TextMatch } from '../protocol/automation.ts'
+
+export function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+}
+
+/** The input's text values worth recognising in the UI (short ones would match by accident). */
+export function inputTexts(input: unknown): string[] {
+  const out: string[] = []
+  const visit = (value: unknown) => {
+    if (typeof value === 'string' || typeof value === 'number') {
+      const text = String(value).trim()
+      if (text.length >= 3) out.push(text)
+    } else if (Array.isArray(value)) value.forEach(visit)
+    else if (value && typeof value === 'object') Object.values(value).forEach(visit)
+  }
+  visit(input)
+  return [...new Set(out)].sort((a, b) => b.length - a.length)
+}
+
+type Piece = { kind: 'literal' | 'digits' | 'input' | 'capture'; text: string }
+
+/** Splits text into literal runs, digit runs, occurrences of input values and (optionally) one token to capture. */
+function pieces(text: string, inputs: string[], capture?: string): Piece[] {
+  const spans: { start: number; end: number; kind: Piece['kind'] }[] = []
+  const lower = text.toLowerCase()
+  const claim = (start: number, end: number, kind: Piece['kind']) => {
+    if (spans.some((s) => start < s.end && end > s.start)) return
+    spans.push({ start, end, kind })
+  }
+  if (capture) {
+    const at = text.indexOf(capture)
+    if (at >= 0) claim(at, at + capture.length, 'capture')
+  }
+  for (const value of inputs) {
+    for (
+      let at = lower.indexOf(value.toLowerCase());
+      at >= 0;
+      at = lower.indexOf(value.toLowerCase(), at + 1)
+    )
+      claim(at, at + value.length, 'input')
+  }
+  for (const m of text.matchAll(/\d+/g)) claim(m.index, m.index + m[0].length, 'digits')
+  spans.sort((a, b) => a.start - b.start)
+  const out: Piece[] = []
+  let at = 0
+  for (const span of spans) {
+    if (span.start > at) out.push({ kind: 'literal', text: text.slice(at, span.start) })
+    out.push({ kind: span.kind, text: text.slice(span.start, span.end) })
+    at = span.end
+  }
+  if (at < text.length) out.push({ kind: 'literal', text: text.slice(at) })
+  return out
+}
+
+function toPattern(parts: Piece[]): string {
+  return parts
+    .map((p) => {
+      if (p.kind === 'literal') return escapeRegex(p.text)
+      if (p.kind === 'digits') return '\\d+'
+      if (p.kind === 'input') return '.+?'
+      return `(${generaliseToken(p.text)})`
+    })
+    .join('')
+}
+
+/** "C-1042" → "C-\d+": the shape of a generated value. */
+export function generaliseToken(token: string): string {
+  return escapeRegex(token).replace(/\d+/g, '\\d+')
+}
+
+/**
+ * A text match that holds for every run: the exact text (contains) when nothing in it varies,
+ * else an anchored regex over digits and input values.
+ */
+export function generaliseText(text: string, inputs: string[]): { pattern: string; match: TextMatch } {
+  const parts = pieces(text, inputs)
+  if (parts.every((p) => p.kind === 'literal')) return { pattern: text, match: 'contains' }
+  return { pattern: `^${toPattern(parts)}$`, match: 'regex' }
+}
+
+/**
+ * The extract regex for a token inside a text: the generalised text with the token as its group.
+ * Spacing is loose (\s*): a read returns the text as the app renders it ("Ticket #HD-20481"),
+ * which may space inline runs differently from the snapshot's name ("Ticket # HD-20481").
+ */
+export function extractPattern(text: string, token: string, inputs: string[]): string {
+  const loose = pieces(text, inputs, token)
+    .flatMap((p): Piece[] =>
+      p.kind === 'literal'
+        ? p.text
+            .split(/(\s+)/)
+            .filter(Boolean)
+            .map((t) => ({ kind: 'literal', text: t }))
+        : [p],
+    )
+    .map((p) => {
+      if (p.kind === 'capture') return `\\s*(${generaliseToken(p.text)})\\s*`
+      return p.kind === 'literal' && /^\s+$/.test(p.text) ? '\\s*' : toPattern([p])
+    })
+    .join('')
+  return loose.replaceAll('\\s*\\s*', '\\s*')
+}
+
+/** Tokens that look generated: they contain a digit ("C-1042", "HD-20481", "4711"). */
+export function idLikeTokens(text: string): string[] {
+  return [...text.matchAll(/[\p{L}\p{N}]+(?:[-_/.][\p{L}\p{N}]+)*/gu)]
+    .map((m) => m[0])
+    .filter((t) => /\d/.test(t))
+}
+
+/** The outcome signature: the kind of ending and its text with numbers and input values blanked. */
+export function outcomeSignature(kind: string, text: string, inputs: string[]): string {
+  const normalised = pieces(text.replace(/\s+/g, ' ').trim(), inputs)
+    .map((p) => (p.kind === 'literal' ? p.text.toLowerCase() : p.kind === 'digits' ? '#' : '*'))
+    .join('')
+  return `${kind}: ${normalised}`
+}
+
+/** A scenario name from a message: the caller's own values left out, at most ~80 characters. */
+export function nameFromMessage(message: string, inputs: string[]): string {
+  const text = pieces(message, inputs)
+    .map((p) => (p.kind === 'input' ? '…' : p.text))
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim()
+  const short = text.length <= 80 ? text : `${text.slice(0, 80).replace(/\s+\S*$/, '')}…`
+  return short.replace(/[.!:;,]+$/, '') || 'other outcome'
+}
+
+/** A name for the success path from its message, without the generated values ("Customer created"). */
+export function successName(message: string, inputs: string[]): string {
+  let text = message
+  for (const token of idLikeTokens(message)) text = text.replace(token, ' ')
+  text = text
+    .replace(/(^|\s)[#№:]+(?=\s|$)/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+  return nameFromMessage(text || message, inputs)
+}

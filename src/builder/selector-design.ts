@@ -1,0 +1,113 @@
+// Writes selectors for elements the builder saw. Every fingerprint it writes picks exactly that
+// element in the snapshot it was designed on: the runner lets the first fingerprint that matches
+// anything decide, so one that matched two elements would turn into an ambiguity error later.
+import { ancestors, pathTo, type TreeIndex } from '../automation/element-tree.ts'
+import { findMatches, indexTree } from '../automation/index.ts'
+import type { Fingerprint, Selector, TextMatch } from '../protocol/automation.ts'
+import type { UiElement } from '../protocol/elements.ts'
+import { looksGenerated } from './screen.ts'
+
+export interface DesignOptions {
+  /** Put the automationId first (a firmer selector when names turn out to change or repeat). */
+  idFirst?: boolean
+}
+
+/** A selector for a control or button: role+name, automationId chain, label, then path. */
+export function designSelector(
+  root: UiElement,
+  element: UiElement,
+  description: string,
+  options: DesignOptions = {},
+): Selector {
+  const index = indexTree(root)
+  const byRole: Fingerprint | undefined = element.name
+    ? { by: 'role', role: element.role, name: element.name }
+    : undefined
+  const byId = idFingerprint(index, element)
+  const byLabel = element.name ? undefined : labelFingerprint(index, element)
+  const byPath: Fingerprint = { by: 'path', path: pathTo(index, element) }
+  const ordered = options.idFirst ? [byId, byRole, byLabel, byPath] : [byRole, byId, byLabel, byPath]
+  return { fingerprints: keepUnique(index, element, ordered), description }
+}
+
+/**
+ * A selector for something to read whose text changes from run to run ("Customer C-1042
+ * created"): the generalised text first, then its automationId, then its path.
+ */
+export function designTextSelector(
+  root: UiElement,
+  element: UiElement,
+  text: { pattern: string; match: TextMatch },
+  description: string,
+): Selector {
+  const index = indexTree(root)
+  const byText: Fingerprint = { by: 'text', text: text.pattern, match: text.match, role: element.role }
+  const byPath: Fingerprint = { by: 'path', path: pathTo(index, element) }
+  return {
+    fingerprints: keepUnique(index, element, [byText, idFingerprint(index, element), byPath]),
+    description,
+  }
+}
+
+/**
+ * A selector for a value shown in a fixed place (a table cell, a read-only field): by id, caption
+ * or position, never by the text itself, which is what changes from run to run.
+ */
+export function designPlaceSelector(root: UiElement, element: UiElement, description: string): Selector {
+  const index = indexTree(root)
+  const byPath: Fingerprint = { by: 'path', path: pathTo(index, element) }
+  return {
+    fingerprints: keepUnique(index, element, [
+      idFingerprint(index, element),
+      labelFingerprint(index, element),
+      byPath,
+    ]),
+    description,
+  }
+}
+
+function keepUnique(index: TreeIndex, element: UiElement, candidates: (Fingerprint | undefined)[]) {
+  return candidates.filter((fingerprint): fingerprint is Fingerprint => {
+    if (!fingerprint) return false
+    const matches = findMatches(index, fingerprint)
+    return matches.length === 1 && matches[0] === element
+  })
+}
+
+/** The element's own id when it is unique, else qualified by the nearest identified ancestor. */
+function idFingerprint(index: TreeIndex, element: UiElement): Fingerprint | undefined {
+  const id = element.automationId
+  if (!id || looksGenerated(id)) return undefined
+  const own: Fingerprint = { by: 'automationId', ids: [id] }
+  if (findMatches(index, own).length === 1) return own
+  for (const ancestor of ancestors(index, element)) {
+    const outer = ancestor.automationId
+    if (!outer || looksGenerated(outer)) continue
+    const chained: Fingerprint = { by: 'automationId', ids: [outer, id] }
+    if (findMatches(index, chained).length === 1) return chained
+  }
+  return undefined
+}
+
+/** For a control without a name of its own: the caption text that the label relation leads from. */
+function labelFingerprint(index: TreeIndex, element: UiElement): Fingerprint | undefined {
+  const at = index.order.get(element)!
+  for (let i = at - 1; i >= Math.max(0, at - 4); i--) {
+    const text = index.all[i]!
+    if (text.role !== 'text' || !text.name) continue
+    const fingerprint: Fingerprint = { by: 'label', label: text.name.replace(/[\s:*]+$/, '') }
+    const matches = findMatches(index, fingerprint)
+    if (matches.length === 1 && matches[0] === element) return fingerprint
+  }
+  return undefined
+}
+
+/** The same fingerprints with automationId ones first: the retry after a name-based miss. */
+export function firmer(selector: Selector): Selector {
+  const ids = selector.fingerprints.filter((f) => f.by === 'automationId')
+  if (ids.length === 0 || selector.fingerprints[0]?.by === 'automationId') return selector
+  return {
+    ...selector,
+    fingerprints: [...ids, ...selector.fingerprints.filter((f) => f.by !== 'automationId')],
+  }
+}

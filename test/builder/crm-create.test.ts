@@ -1,0 +1,181 @@
+// The builder on the fixture CRM's "create a customer" flow, in real Chromium: a first build
+// with no question, a value that needs a question, and a job extended sample by sample.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { BrowserDriver } from '../../src/agent/drivers/browser/index.ts'
+import type { BuildRequest, BuildResult, SampleSpec } from '../../src/builder/contract.ts'
+import { buildAutomation } from '../../src/builder/index.ts'
+import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts'
+import { localDesktop } from '../helpers/local-desktop.ts'
+import { optionLabelled, scriptedIO } from './scripted-io.ts'
+
+let fixtures: FixtureServer
+let driver: BrowserDriver
+
+beforeAll(async () => {
+  fixtures = await startFixtureServer()
+  driver = new BrowserDriver()
+  await driver.start()
+  await driver.launch({ url: `${fixtures.url}/crm/` })
+})
+
+afterAll(async () => {
+  await driver?.stop()
+  await fixtures?.stop()
+})
+
+const PROMPT = 'Create a customer in the CRM and return its id'
+const EXPECT_ID = { customerId: { $type: 'string' } }
+const katherine = {
+  firstName: 'Katherine',
+  lastName: 'Johnson',
+  email: 'katherine@example.com',
+  country: 'Germany',
+  vip: true,
+}
+
+function succeeded(result: BuildResult): Extract<BuildResult, { ok: true }> {
+  if (!result.ok) throw new Error(`build failed: ${result.code}: ${result.message}`)
+  return result
+}
+
+async function build(request: BuildRequest, script = scriptedIO()) {
+  const result = await buildAutomation(localDesktop(driver), script.io, request)
+  if (process.env.BUILDER_TRANSCRIPT) console.log(script.lines.join('\n'))
+  expect(script.unexpected).toEqual([])
+  return { result: succeeded(result), script }
+}
+
+describe('a first build of "create a customer"', () => {
+  test('succeeds without a question; the automation returns the id of whatever it creates', async () => {
+    const sample: SampleSpec = { id: 's1', input: katherine, expect: EXPECT_ID }
+    const { result, script } = await build({ prompt: PROMPT, sample, previous: [] })
+    expect(script.questions).toEqual([])
+    expect(result).toMatchObject({ scenario: 'Customer created', outcome: 'success', reverified: [] })
+    const { automation } = result
+    expect(automation.steps.map((s) => s.kind)).toEqual([
+      'launch',
+      'click',
+      'fill',
+      'fill',
+      'fill',
+      'select',
+      'check',
+      'click',
+      'wait',
+      'read',
+    ])
+    expect(automation.steps.slice(2, 7).map((s) => ('optional' in s ? s.optional : false))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ])
+    const read = automation.steps.at(-1)!
+    expect(read).toMatchObject({
+      kind: 'read',
+      into: 'customerId',
+      extract: 'Customer\\s*(C-\\d+)\\s*created',
+    })
+
+    // New data through the real runner: a customer with another name, its own id read back.
+    const port = localDesktop(driver)
+    const grace = {
+      firstName: 'Dorothy',
+      lastName: 'Vaughan',
+      email: 'dorothy@example.com',
+      country: 'France',
+    }
+    const run = await port.run(automation, grace)
+    expect(run.status).toBe('succeeded')
+    expect(run.result.customerId).toMatch(/^C-\d{4}$/)
+    // The id is the one the CRM shows for this customer, not a value the builder saw.
+    const [window] = (await driver.listWindows()).filter((w) => w.url?.includes('/crm/'))
+    const shown = JSON.stringify((await driver.snapshot(window!.id)).root)
+    expect(shown).toContain(`Customer ${run.result.customerId} created`)
+  }, 60_000)
+
+  test('asks where a value goes when its key matches no field, and uses the answer', async () => {
+    const script = scriptedIO([{ kind: 'map_field', answer: optionLabelled('Notes') }])
+    const sample: SampleSpec = { id: 's1', input: { ...katherine, ref: 'X-99' }, expect: EXPECT_ID }
+    const { result } = await build({ prompt: PROMPT, sample, previous: [] }, script)
+    const [asked] = script.questions
+    expect(asked?.question.text).toBe('Where should the value of “ref” (“X-99”) go?')
+    expect(asked?.question.options.map((o) => o.label)).toEqual(['Phone', 'Notes', 'Nowhere: leave it out'])
+    const notes = result.automation.steps.find((s) => s.kind === 'fill' && s.value === '{{ref}}')
+    expect(notes?.name).toBe('Fill “Notes”')
+    expect(result.outcome).toBe('success')
+  }, 60_000)
+})
+
+describe('extending the job sample by sample', () => {
+  test('a duplicate email and a missing email become scenarios; earlier samples are re-verified', async () => {
+    const first: SampleSpec = { id: 's1', input: katherine, expect: EXPECT_ID }
+    const one = (await build({ prompt: PROMPT, sample: first, previous: [] })).result
+
+    const duplicate: SampleSpec = { id: 's2', input: { ...katherine, email: 'ada@example.com' } }
+    const script2 = scriptedIO()
+    const two = (
+      await build(
+        {
+          prompt: PROMPT,
+          sample: duplicate,
+          previous: [{ ...first, scenario: one.scenario }],
+          automation: one.automation,
+        },
+        script2,
+      )
+    ).result
+    if (process.env.BUILDER_TRANSCRIPT_DUPLICATE) console.log(script2.lines.join('\n'))
+    expect(script2.questions).toEqual([])
+    expect(two).toMatchObject({
+      scenario: 'A customer with this email already exists',
+      outcome: 'alternate',
+      reverified: [{ sampleId: 's1', scenario: 'Customer created', passed: true }],
+    })
+    const duplicateScenario = two.automation.scenarios.find((s) => s.name === two.scenario)
+    expect(duplicateScenario?.when).toEqual({
+      kind: 'dialog',
+      text: 'A customer with this email already exists',
+      match: 'contains',
+    })
+    expect(duplicateScenario?.steps.map((s) => s.kind)).toEqual(['read', 'click'])
+    expect(two.automation.steps.filter((s) => s.kind === 'branch')).toHaveLength(1)
+
+    const { email: _, ...noEmail } = katherine
+    const missing: SampleSpec = { id: 's3', input: noEmail }
+    const three = (
+      await build({
+        prompt: PROMPT,
+        sample: missing,
+        previous: [
+          { ...first, scenario: one.scenario },
+          { ...duplicate, scenario: two.scenario },
+        ],
+        automation: two.automation,
+      })
+    ).result
+    expect(three).toMatchObject({
+      scenario: 'Email is required',
+      outcome: 'alternate',
+      reverified: [
+        { sampleId: 's1', scenario: 'Customer created', passed: true },
+        { sampleId: 's2', scenario: 'A customer with this email already exists', passed: true },
+      ],
+    })
+    const wait = three.automation.steps.find((s) => s.kind === 'wait')
+    expect(wait?.kind === 'wait' && wait.until.kind === 'anyOf' && wait.until.conditions.length).toBe(3)
+
+    // The same duplicate again is a known scenario: nothing changes, nothing is asked.
+    const again = (
+      await build({
+        prompt: PROMPT,
+        sample: { id: 's4', input: { ...katherine, firstName: 'Ada', email: 'ada@example.com' } },
+        previous: [],
+        automation: three.automation,
+      })
+    ).result
+    expect(again.scenario).toBe('A customer with this email already exists')
+    expect(again.automation).toEqual(three.automation)
+  }, 120_000)
+})

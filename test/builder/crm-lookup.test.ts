@@ -1,0 +1,65 @@
+// The builder on a lookup: no `expect`, so the outputs come from the label/value pairs that
+// appear, suggested from the prompt's words and confirmed by the person teaching.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { BrowserDriver } from '../../src/agent/drivers/browser/index.ts'
+import { buildAutomation } from '../../src/builder/index.ts'
+import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts'
+import { localDesktop } from '../helpers/local-desktop.ts'
+import { optionsStartingWith, scriptedIO } from './scripted-io.ts'
+
+let fixtures: FixtureServer
+let driver: BrowserDriver
+
+beforeAll(async () => {
+  fixtures = await startFixtureServer()
+  driver = new BrowserDriver()
+  await driver.start()
+  await driver.launch({ url: `${fixtures.url}/crm/` })
+})
+
+afterAll(async () => {
+  await driver?.stop()
+  await fixtures?.stop()
+})
+
+const PROMPT = 'Find a customer by id and return the name and country'
+
+describe('a lookup build', () => {
+  for (const key of ['customerId', 'id']) {
+    test(`asks which values to return (sample key “${key}”) and returns them`, async () => {
+      const script = scriptedIO([
+        { kind: 'choose_outputs', answer: optionsStartingWith('Name:', 'Country:') },
+      ])
+      const port = localDesktop(driver)
+      const result = await buildAutomation(port, script.io, {
+        prompt: PROMPT,
+        sample: { id: 's1', input: { [key]: 'C-1040' } },
+        previous: [],
+      })
+      if (process.env.BUILDER_TRANSCRIPT) console.log(script.lines.join('\n'))
+      if (!result.ok) throw new Error(`${result.code}: ${result.message}`)
+      expect(script.unexpected).toEqual([])
+      const [asked] = script.questions
+      expect(asked?.question).toMatchObject({ kind: 'choose_outputs', multiple: true })
+      expect(asked?.question.text).toContain('Name and Country')
+      // The prompt's matches come first, then every other pair that appeared.
+      expect(asked?.question.options.map((o) => o.label)).toEqual([
+        'Name: Ada Lovelace',
+        'Country: United Kingdom',
+        'Customer ID: C-1040',
+        'Email: ada@example.com',
+        'Phone: +44 20 7946 0958',
+        'VIP: Yes',
+      ])
+      expect(result.outcome).toBe('success')
+      const nav = result.automation.steps.find((s) => s.kind === 'click')
+      expect(nav?.name).toBe('Click “Find customer”')
+
+      const run = await port.run(result.automation, { [key]: 'C-1039' })
+      expect(run.status).toBe('succeeded')
+      expect(run.result).toEqual({ name: 'Grace Hopper', country: 'United States' })
+      const ada = await port.run(result.automation, { [key]: 'C-1040' })
+      expect(ada.result).toEqual({ name: 'Ada Lovelace', country: 'United Kingdom' })
+    }, 60_000)
+  }
+})
