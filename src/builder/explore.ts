@@ -40,6 +40,7 @@ export interface Explored {
 }
 
 const actionKey = (e: UiElement) => `${e.role}\u0000${e.name}`
+const byPriority = (a: Candidate, b: Candidate) => b.priority - a.priority || a.order - b.order
 
 export async function explore(
   session: BuildSession,
@@ -51,9 +52,13 @@ export async function explore(
   const home = await session.settle()
   const fitness = (s: Snapshot) => screenFitness(leaves, readControls(s.root))
   let best = { path: [] as Move[], snapshot: home, fitness: fitness(home) }
-  session.progress('explore', describe('The first screen', best.fitness, leaves.length), {
-    fitness: round(best.fitness),
-  })
+  session.progress(
+    'explore',
+    describe(`The first screen (“${home.window.title}”)`, best.fitness, leaves.length),
+    {
+      fitness: round(best.fitness),
+    },
+  )
   if (best.fitness >= GOOD) return { navigation: [], snapshot: home, fitness: best.fitness }
 
   const queue: Candidate[] = []
@@ -73,12 +78,15 @@ export async function explore(
     }
   }
   enqueue(home, [], new Set())
-  session.progress('explore', 'The first screen lacks fields for the sample; trying what the prompt names', {
-    candidates: queue.map((c) => c.move.label),
-  })
+  queue.sort(byPriority)
+  session.progress(
+    'explore',
+    `It lacks fields for the sample; trying what shares words with the task: ${queue.map((c) => `“${c.move.label}”`).join(', ') || 'nothing'}`,
+    { candidates: queue.map((c) => c.move.label) },
+  )
   let current: Move[] = []
   for (let tries = 0; tries < MAX_TRIES && queue.length > 0; tries++) {
-    queue.sort((a, b) => b.priority - a.priority || a.order - b.order)
+    queue.sort(byPriority)
     const next = queue.shift()!
     const path = [...next.path, next.move]
     const snapshot = await goTo(session, app, path)

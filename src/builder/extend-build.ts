@@ -1,11 +1,4 @@
-// A later sample of a job that already has an automation. The sample is run first; if it ends in
-// a known scenario with what it expects, nothing changes. Otherwise the steps before the submit
-// are replayed, new input values are mapped, the submit is pressed by hand and the ending judged:
-// a known ending may need more reads, a new one becomes a scenario with its own branch.
-import { resolveSelector } from '../automation/index.ts'
-import { renderSelector } from '../automation/selectors.ts'
-import type { AppSpec, Automation, Scenario, Step } from '../protocol/automation.ts'
-import type { UiElement, WindowInfo } from '../protocol/elements.ts'
+import type { Automation, Scenario } from '../protocol/automation.ts'
 import { classifyEnding } from './classify.ts'
 import {
   branchStep,
@@ -25,6 +18,7 @@ import { mapFields } from './map-fields.ts'
 import { performStep, submitAndObserve } from './observe.ts'
 import { expectedReads, type OutputContext, readsForExpect } from './outputs.ts'
 import { readPrompt } from './prompt.ts'
+import { replayToSubmit, templatePaths, withWaitCap } from './replay.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
 import { compareExpect, verify } from './verify.ts'
 
@@ -73,17 +67,7 @@ export async function extendBuild(session: BuildSession, automation: Automation)
     )
   }
 
-  const replay = await session.desktop('Replaying the steps before the submit', () =>
-    session.port.run({ version: 1, app: plan.app, steps: plan.prefix, scenarios: [] }, sample.input),
-  )
-  if (replay.status === 'failed')
-    throw new BuildFailure(
-      'VERIFY_FAILED',
-      `Replaying the steps before the submit failed at “${replay.error?.step ?? '?'}”: ${replay.error?.message ?? ''}`,
-    )
-  session.windowId = (await appWindow(session, plan.app)).id
-  const screen = await session.settle()
-  const taken = targetedElements(screen.root, plan.prefix, sample.input)
+  const { screen, taken } = await replayToSubmit(session, plan, sample.input)
   const fields = fresh.length
     ? await mapFields(session, screen.root, fresh, taken, { askRequired: false })
     : []
@@ -170,58 +154,4 @@ function addEnding(
     },
   )
   return { scenario: name, outcome }
-}
-
-/** Input paths an automation already uses anywhere (`{{customer.email}}` → customer.email). */
-export function templatePaths(automation: Automation): Set<string> {
-  return new Set(
-    [...JSON.stringify(automation).matchAll(/\{\{\s*([\w$-]+(?:\.[\w$-]+)*)/g)].map((m) => m[1]!),
-  )
-}
-
-/** The automation with its first wait capped, so a probe of an unknown ending gives up soon. */
-function withWaitCap(automation: Automation, capMs: number): Automation {
-  let capped = false
-  const steps = automation.steps.map((step): Step => {
-    if (capped || step.kind !== 'wait') return step
-    capped = true
-    return { ...step, timeoutMs: Math.min(step.timeoutMs ?? 10_000, capMs) }
-  })
-  return { ...automation, steps }
-}
-
-/** Elements the existing fill/select/check steps act on: their controls are taken. */
-function targetedElements(root: UiElement, steps: Step[], input: Record<string, unknown>): UiElement[] {
-  return steps.flatMap((step) => {
-    if (step.kind !== 'fill' && step.kind !== 'select' && step.kind !== 'check') return []
-    try {
-      const found = resolveSelector(root, renderSelector(step.target, input))
-      return found.status === 'found' ? [found.element] : []
-    } catch {
-      // A radio chosen by a value this sample lacks: nothing to take.
-      return []
-    }
-  })
-}
-
-/** The app's window after a run: the one showing the app's address (or title). */
-async function appWindow(session: BuildSession, app: AppSpec): Promise<WindowInfo> {
-  const windows = await session.desktop('Listing windows', () => session.port.listWindows())
-  const origin = app.url ? originOf(app.url) : undefined
-  const title = app.titleContains?.toLowerCase()
-  const found = windows.find(
-    (w) =>
-      (origin === undefined || (w.url !== undefined && originOf(w.url) === origin)) &&
-      (title === undefined || w.title.toLowerCase().includes(title)),
-  )
-  if (!found) throw new BuildFailure('DESKTOP_ERROR', 'The app’s window is gone after replaying its steps')
-  return found
-}
-
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin
-  } catch {
-    return url
-  }
 }

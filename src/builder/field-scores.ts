@@ -86,13 +86,8 @@ export function assignFields(
     if (assigned.has(pair.leaf) || tied.has(pair.leaf) || used.has(pair.control)) continue
     const needed = pair.leaf.source === 'header' ? HEADER_CONFIDENT : CONFIDENT
     if (pair.score < needed) continue
-    const rival = pairs.find(
-      (p) =>
-        p.leaf === pair.leaf &&
-        p.control !== pair.control &&
-        !used.has(p.control) &&
-        p.score > pair.score - TIE,
-    )
+    // A near-equal other control means a guess, even when a better-matching value took it.
+    const rival = pairs.find((p) => p.leaf === pair.leaf && p.control !== pair.control && p.score > pair.score - TIE)
     if (rival) {
       tied.add(pair.leaf)
       continue

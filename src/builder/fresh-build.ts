@@ -2,6 +2,7 @@
 // judge the ending, choose the outputs, compose and verify (DESIGN §4).
 import type { Step } from '../protocol/automation.ts'
 import type { UiElement } from '../protocol/elements.ts'
+import { askOutputs } from './choose-outputs.ts'
 import { classifyEnding, type Ending } from './classify.ts'
 import { branchStep, compose, dismissStep, type Plan, scenarioFor } from './compose.ts'
 import type { BuildResult, SampleSpec } from './contract.ts'
@@ -11,8 +12,8 @@ import { inputLeaves } from './input-leaves.ts'
 import { appSpecOf, locateWindow } from './locate-window.ts'
 import { mapFields } from './map-fields.ts'
 import { performStep, submitAndObserve } from './observe.ts'
-import { askOutputs, expectedReads, type OutputContext, readsForExpect } from './outputs.ts'
-import { readPrompt } from './prompt.ts'
+import { expectedReads, type OutputContext, readsForExpect } from './outputs.ts'
+import { readPrompt, spoken } from './prompt.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
 import { chooseSubmit } from './submit.ts'
 import { verify } from './verify.ts'
@@ -21,11 +22,18 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
   const { prompt, sample } = session.request
   const reading = readPrompt(prompt)
   const inputs = inputTexts(sample.input)
-  session.progress('locate', 'Read the prompt', {
-    words: reading.taskStems,
-    namedApps: reading.namedApps,
-    returns: reading.returns.map((w) => w.join(' ')),
-  })
+  const returns = reading.returns.map((w) => `“${w.join(' ')}”`).join(', ')
+  session.progress(
+    'locate',
+    `The task’s words: ${spoken(reading, reading.taskStems)}` +
+      (reading.namedApps.length ? `; it names the app “${reading.namedApps.join('”, “')}”` : '') +
+      (returns ? `; it asks to return ${returns}` : ''),
+    {
+      words: reading.taskStems,
+      namedApps: reading.namedApps,
+      returns: reading.returns.map((w) => w.join(' ')),
+    },
+  )
   const window = await locateWindow(session, reading, inputs)
   const app = appSpecOf(window)
   const leaves = inputLeaves(sample.input)

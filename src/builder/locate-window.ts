@@ -3,7 +3,7 @@
 // triple); a tie is broken by the texts each window shows, and a remaining tie is a question.
 import type { AppSpec } from '../protocol/automation.ts'
 import type { WindowInfo } from '../protocol/elements.ts'
-import type { PromptReading } from './prompt.ts'
+import { type PromptReading, spoken } from './prompt.ts'
 import { visibleTexts } from './screen.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
 import { compact, stems } from './words.ts'
@@ -80,9 +80,19 @@ export async function locateWindow(
     )
   }
   const scores = scoreWindows(reading, windows)
-  session.progress('locate', 'Scored the windows by the prompt’s words in their titles and addresses', {
-    scores: scores.map((s) => ({ window: s.window.title, score: s.score, matched: s.matched })),
-  })
+  const summary = scores
+    .map(
+      (s) =>
+        `${describeWindow(s.window)} ${s.score}${s.matched.length ? ` (${spoken(reading, s.matched)})` : ''}`,
+    )
+    .join('; ')
+  session.progress(
+    'locate',
+    `Scored the windows by the prompt’s words in their titles and addresses: ${summary}`,
+    {
+      scores: scores.map((s) => ({ window: s.window.title, score: s.score, matched: s.matched })),
+    },
+  )
   if (scores[0]!.score === 0)
     throw new BuildFailure(
       'APP_NOT_FOUND',

@@ -3,12 +3,19 @@
 // return ("its id", "the name and country").
 import { splitWords, stems } from './words.ts'
 
+/** Stems shown as the prompt's own words: "custom, crm" → "customer, CRM". */
+export function spoken(reading: PromptReading, list: string[]): string {
+  return list.map((s) => reading.words.get(s) ?? s).join(', ')
+}
+
 export interface PromptReading {
   text: string
   /** Stems of the whole prompt: for finding the app's window. */
   stems: string[]
   /** Stems of the task part (before "and return …"): for finding buttons and screens. */
   taskStems: string[]
+  /** Each stem's word as the prompt wrote it, for messages people read ("custom" → "customer"). */
+  words: Map<string, string>
   /** Apps the prompt names in a capitalised word after "in/on/using…" ("CRM", "SAP"): a window must show each. */
   namedApps: string[]
   /** Stems of any word in that position, capitalised or not ("in the helpdesk"): weigh more when scoring windows. */
@@ -40,8 +47,14 @@ export function readPrompt(prompt: string): PromptReading {
     // Only a capitalised name is surely an app; "in the list" is not.
     if (/^[A-Z]/.test(phrase)) namedApps.push(phrase)
   }
+  const words = new Map<string, string>()
+  for (const word of text.split(/[^\p{L}\p{N}]+/u)) {
+    const [stem] = stems(word)
+    if (stem && !words.has(stem)) words.set(stem, word)
+  }
   return {
     text,
+    words,
     stems: stems(text),
     taskStems: stems(task),
     namedApps,

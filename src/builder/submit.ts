@@ -52,17 +52,23 @@ export async function chooseSubmit(
     .map((element) => ({ element, score: submitScore(element.name, reading) }))
     .filter((b): b is { element: UiElement; score: number } => b.score !== undefined)
   const ranked = [...scored].sort((a, b) => b.score - a.score)
-  session.progress('submit', 'Buttons next to the fields', {
-    buttons: buttons.map((b) => b.name),
-    scores: ranked.map((b) => ({ button: b.element.name, score: b.score })),
-  })
+  const excluded = buttons.filter((b) => !scored.some((s) => s.element === b)).map((b) => `“${b.name}”`)
+  session.progress(
+    'submit',
+    `Buttons next to the fields: ${buttons.map((b) => `“${b.name}”`).join(', ') || 'none'}` +
+      (excluded.length ? ` (${excluded.join(', ')} never send a form)` : ''),
+    {
+      buttons: buttons.map((b) => b.name),
+      scores: ranked.map((b) => ({ button: b.element.name, score: b.score })),
+    },
+  )
   const [first, second] = ranked
   const pick = (element: UiElement, why: string) => {
     session.progress('submit', `The form is sent with “${element.name}” (${why})`, { button: element.name })
     return { selector: designSelector(root, element, `the “${element.name}” button`), label: element.name }
   }
   if (first && (!second || (first.score > 0 && first.score - second.score >= 0.5)))
-    return pick(first.element, ranked.length === 1 ? 'the only button there' : 'named like a submit')
+    return pick(first.element, ranked.length === 1 ? 'the only one that can send it' : 'named like a submit')
   const options = (ranked.length ? ranked.map((r) => r.element) : buttons).slice(0, 10)
   if (options.length === 0)
     throw new BuildFailure(

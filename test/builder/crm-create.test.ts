@@ -106,6 +106,22 @@ describe('a first build of "create a customer"', () => {
     expect(notes?.name).toBe('Fill “Notes”')
     expect(result.outcome).toBe('success')
   }, 60_000)
+
+  test('asks what goes into a required field the sample does not feed', async () => {
+    const script = scriptedIO([{ kind: 'fill_required', answer: () => 'front-desk@example.com' }])
+    const sample: SampleSpec = { id: 's1', input: { firstName: 'Walk', lastName: 'In' }, expect: EXPECT_ID }
+    const { result } = await build({ prompt: PROMPT, sample, previous: [] }, script)
+    const [asked] = script.questions
+    expect(asked?.question).toMatchObject({
+      kind: 'fill_required',
+      text: '“Email” must be filled in, but the sample has no value for it. What should always go there?',
+      options: [],
+    })
+    expect(result.automation.steps.find((s) => s.name === 'Fill “Email”')).toMatchObject({
+      kind: 'fill',
+      value: 'front-desk@example.com',
+    })
+  }, 60_000)
 })
 
 describe('extending the job sample by sample', () => {

@@ -62,4 +62,22 @@ describe('a lookup build', () => {
       expect(ada.result).toEqual({ name: 'Ada Lovelace', country: 'United Kingdom' })
     }, 60_000)
   }
+
+  test('with exact expected values, reads them without asking', async () => {
+    const script = scriptedIO()
+    const port = localDesktop(driver)
+    const result = await buildAutomation(port, script.io, {
+      prompt: 'Look up a customer and return the email and whether they are a VIP',
+      sample: {
+        id: 's1',
+        input: { customerId: 'C-1041' },
+        expect: { email: 'jan.devries@example.nl', vip: 'No' },
+      },
+      previous: [],
+    })
+    if (!result.ok) throw new Error(`${result.code}: ${result.message}`)
+    expect(script.questions).toEqual([])
+    const run = await port.run(result.automation, { customerId: 'C-1040' })
+    expect(run.result).toEqual({ email: 'ada@example.com', vip: 'Yes' })
+  }, 60_000)
 })

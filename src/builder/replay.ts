@@ -1,0 +1,81 @@
+// Getting an existing automation's app back to the moment before its submit, so the builder can
+// press the submit itself and watch: the steps before it are run by the real runner, then the
+// window is found again and the controls those steps fill are marked as taken.
+import { resolveSelector } from '../automation/index.ts'
+import { renderSelector } from '../automation/selectors.ts'
+import type { AppSpec, Automation, Step } from '../protocol/automation.ts'
+import type { Snapshot, UiElement, WindowInfo } from '../protocol/elements.ts'
+import type { Plan } from './compose.ts'
+import { BuildFailure, type BuildSession } from './session.ts'
+
+export async function replayToSubmit(
+  session: BuildSession,
+  plan: Plan,
+  input: Record<string, unknown>,
+): Promise<{ screen: Snapshot; taken: UiElement[] }> {
+  const replay = await session.desktop('Replaying the steps before the submit', () =>
+    session.port.run({ version: 1, app: plan.app, steps: plan.prefix, scenarios: [] }, input),
+  )
+  if (replay.status === 'failed')
+    throw new BuildFailure(
+      'VERIFY_FAILED',
+      `Replaying the steps before the submit failed at “${replay.error?.step ?? '?'}”: ${replay.error?.message ?? ''}`,
+    )
+  session.windowId = (await appWindow(session, plan.app)).id
+  const screen = await session.settle()
+  return { screen, taken: targetedElements(screen.root, plan.prefix, input) }
+}
+
+/** Input paths an automation already uses anywhere (`{{customer.email}}` → customer.email). */
+export function templatePaths(automation: Automation): Set<string> {
+  return new Set(
+    [...JSON.stringify(automation).matchAll(/\{\{\s*([\w$-]+(?:\.[\w$-]+)*)/g)].map((m) => m[1]!),
+  )
+}
+
+/** The automation with its first wait capped, so a probe of an unknown ending gives up soon. */
+export function withWaitCap(automation: Automation, capMs: number): Automation {
+  let capped = false
+  const steps = automation.steps.map((step): Step => {
+    if (capped || step.kind !== 'wait') return step
+    capped = true
+    return { ...step, timeoutMs: Math.min(step.timeoutMs ?? 10_000, capMs) }
+  })
+  return { ...automation, steps }
+}
+
+/** Elements the existing fill/select/check steps act on: their controls are taken. */
+function targetedElements(root: UiElement, steps: Step[], input: Record<string, unknown>): UiElement[] {
+  return steps.flatMap((step) => {
+    if (step.kind !== 'fill' && step.kind !== 'select' && step.kind !== 'check') return []
+    try {
+      const found = resolveSelector(root, renderSelector(step.target, input))
+      return found.status === 'found' ? [found.element] : []
+    } catch {
+      // A radio chosen by a value this sample lacks: nothing to take.
+      return []
+    }
+  })
+}
+
+/** The app's window after a run: the one showing the app's address (or title). */
+async function appWindow(session: BuildSession, app: AppSpec): Promise<WindowInfo> {
+  const windows = await session.desktop('Listing windows', () => session.port.listWindows())
+  const origin = app.url ? originOf(app.url) : undefined
+  const title = app.titleContains?.toLowerCase()
+  const found = windows.find(
+    (w) =>
+      (origin === undefined || (w.url !== undefined && originOf(w.url) === origin)) &&
+      (title === undefined || w.title.toLowerCase().includes(title)),
+  )
+  if (!found) throw new BuildFailure('DESKTOP_ERROR', 'The app’s window is gone after replaying its steps')
+  return found
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin
+  } catch {
+    return url
+  }
+}

@@ -1,0 +1,301 @@
+// The builder's pure judgement, on snapshots recorded from the fixture CRM: word similarity,
+// field mapping, outcome classification and signatures, generalised reads, label/value pairs,
+// window scoring and the automation's shape. No browser.
+import { describe, expect, test } from 'bun:test'
+import { evaluateCondition, resolveSelector } from '../../src/automation/index.ts'
+import { classifyEnding } from '../../src/builder/classify.ts'
+import { compose, decompose, type Plan } from '../../src/builder/compose.ts'
+import { assignFields, fieldScore, screenFitness } from '../../src/builder/field-scores.ts'
+import {
+  extractPattern,
+  generaliseText,
+  inputTexts,
+  nameFromMessage,
+  outcomeSignature,
+  successName,
+} from '../../src/builder/generalise.ts'
+import { inputLeaves } from '../../src/builder/input-leaves.ts'
+import { keyed, labelValuePairs } from '../../src/builder/label-values.ts'
+import { missingApps, scoreWindows } from '../../src/builder/locate-window.ts'
+import { generatedRead, type OutputContext } from '../../src/builder/outputs.ts'
+import { readPrompt } from '../../src/builder/prompt.ts'
+import { readControls } from '../../src/builder/screen.ts'
+import { designSelector, firmer } from '../../src/builder/selector-design.ts'
+import { buttonsNear, submitScore } from '../../src/builder/submit.ts'
+import { appeared } from '../../src/builder/ui-diff.ts'
+import { camelKey, splitWords, textSimilarity } from '../../src/builder/words.ts'
+import type { Step } from '../../src/protocol/automation.ts'
+import type { WindowInfo } from '../../src/protocol/elements.ts'
+import { only, recorded } from '../automation/recorded.ts'
+
+describe('words', () => {
+  test('identifiers split into words; keys and labels compare by stem', () => {
+    expect(splitWords('customerId')).toEqual(['customer', 'id'])
+    expect(splitWords('tkt_subject')).toEqual(['tkt', 'subject'])
+    expect(textSimilarity('firstName', 'First name')).toBe(1)
+    expect(textSimilarity('customers', 'Customer')).toBe(1)
+    expect(textSimilarity('id', 'Customer ID')).toBe(0.8)
+    expect(textSimilarity('surname', 'Last name')).toBe(1)
+    expect(textSimilarity('ref', 'Notes')).toBe(0)
+    expect(camelKey('Customer ID')).toBe('customerId')
+    expect(camelKey('VIP')).toBe('vip')
+  })
+
+  test('the prompt gives the task, the app it names and what to return', () => {
+    const crm = readPrompt('Create a customer in the CRM and return its id')
+    expect(crm.namedApps).toEqual(['CRM'])
+    expect(crm.returns).toEqual([['id']])
+    const lookup = readPrompt('Find a customer by id and return the name and country')
+    expect(lookup.namedApps).toEqual([])
+    expect(lookup.returns).toEqual([['name'], ['country']])
+    const helpdesk = readPrompt('Open a ticket in the helpdesk and return the ticket number')
+    expect(helpdesk.namedApps).toEqual([]) // lower case: maybe an app, maybe not
+    expect(helpdesk.appStems).toEqual(['helpdesk'])
+    expect(helpdesk.returns).toEqual([['ticket', 'number']])
+  })
+})
+
+describe('finding the window', () => {
+  const windows: WindowInfo[] = [
+    { id: 'a', title: 'Acme CRM – Customers', app: 'http://h:1', kind: 'tab', url: 'http://h:1/crm/' },
+    { id: 'b', title: 'Support desk | Home', app: 'http://h:2', kind: 'tab', url: 'http://h:2/helpdesk/' },
+  ]
+  test('a word in the app position counts most; the address counts like the title', () => {
+    const crm = scoreWindows(readPrompt('Create a customer in the CRM'), windows)
+    expect(crm.map((s) => [s.window.id, s.score])).toEqual([
+      ['a', 4],
+      ['b', 0],
+    ])
+    const helpdesk = scoreWindows(readPrompt('Open a ticket in the helpdesk'), windows)
+    expect(helpdesk[0]).toMatchObject({ window: { id: 'b' }, score: 3 })
+  })
+
+  test('a named app no window shows is missing, unless it is one of the sample’s values', () => {
+    expect(missingApps(readPrompt('Create an invoice in SAP and return its number'), windows)).toEqual([
+      'SAP',
+    ])
+    expect(missingApps(readPrompt('Create a customer in the CRM'), windows)).toEqual([])
+    const germany = readPrompt('Create a customer in Germany')
+    expect(missingApps(germany, windows)).toEqual(['Germany'])
+    expect(missingApps(germany, windows, ['Germany'])).toEqual([])
+  })
+})
+
+describe('mapping the sample onto the new-customer form', () => {
+  test('each value finds its control by name and type', async () => {
+    const { root } = await recorded('crm-new-customer')
+    const controls = readControls(root)
+    expect(controls.map((c) => `${c.kind}:${c.label}${c.required ? '*' : ''}`)).toEqual([
+      'text:First name',
+      'text:Last name',
+      'text:Email*',
+      'text:Phone',
+      'select:Country',
+      'checkbox:VIP customer',
+      'text:Notes',
+    ])
+    const leaves = inputLeaves({
+      firstName: 'Ann',
+      lastName: 'Lee',
+      email: 'a@x.io',
+      country: 'Germany',
+      vip: true,
+    })
+    const { assigned, unsure } = assignFields(leaves, controls)
+    expect(assigned.map((a) => `${a.leaf.path}→${a.control.label}`)).toEqual([
+      'firstName→First name',
+      'lastName→Last name',
+      'email→Email',
+      'country→Country',
+      'vip→VIP customer',
+    ])
+    expect(unsure).toEqual([])
+    expect(screenFitness(leaves, controls)).toBe(1)
+  })
+
+  test('types decide too: a boolean never goes into a text field, a value among the options wants the drop-down', async () => {
+    const { root } = await recorded('crm-new-customer')
+    const controls = readControls(root)
+    const byLabel = (label: string) => controls.find((c) => c.label === label)!
+    const [vip] = inputLeaves({ notes: true })
+    expect(fieldScore(vip!, byLabel('Notes'))).toBe(0)
+    const [land] = inputLeaves({ land: 'France' })
+    expect(fieldScore(land!, byLabel('Country'))).toBe(0.5) // the option alone: worth a question
+  })
+
+  test('an unknown key and a tie are questions, with the free fields as candidates', async () => {
+    const { root } = await recorded('crm-new-customer')
+    const leaves = inputLeaves({ firstName: 'Ann', email: 'a@x.io', ref: 'X-99', name: 'Lee' })
+    const { unsure } = assignFields(leaves, readControls(root))
+    expect(unsure.map((u) => u.leaf.key)).toEqual(['ref', 'name'])
+    const name = unsure.find((u) => u.leaf.key === 'name')!
+    expect(name.candidates.slice(0, 1).map((c) => [c.control.label, c.score])).toEqual([['Last name', 0.8]])
+    expect(unsure[0]!.candidates.map((c) => c.control.label)).toEqual([
+      'Last name',
+      'Phone',
+      'Country',
+      'Notes',
+    ])
+  })
+
+  test('nested keys, path parameters and (clear) headers become template paths', () => {
+    const leaves = inputLeaves({
+      customer: { email: 'a@x.io', tags: ['a', 'b'] },
+      skip: null,
+      _http: { method: 'POST', path: '/c/1', params: { id: '7' }, headers: { 'x-country': 'DE' } },
+    })
+    expect(leaves.map((l) => [l.path, l.source])).toEqual([
+      ['customer.email', 'body'],
+      ['customer.tags', 'body'],
+      ['_http.params.id', 'params'],
+      ['_http.headers.x-country', 'header'],
+    ])
+  })
+})
+
+describe('judging the ending', () => {
+  const inputs = inputTexts({ firstName: 'Ann', email: 'ada@example.com' })
+  const fields = async () => {
+    const { root } = await recorded('crm-new-customer')
+    return { root, fields: readControls(root).map((c) => c.element) }
+  }
+
+  test('a modal dialog is a dialog ending, its message the condition', async () => {
+    const before = await fields()
+    const { root } = await recorded('crm-duplicate-dialog')
+    const ending = classifyEnding(before.root, root, before.fields, inputs)!
+    expect(ending).toMatchObject({ kind: 'dialog', message: 'A customer with this email already exists' })
+    expect(ending.condition).toEqual({
+      kind: 'dialog',
+      text: 'A customer with this email already exists',
+      match: 'contains',
+    })
+    expect(ending.messageElement?.automationId).toBe('duplicate-message')
+  })
+
+  test('a field turning invalid is a validation ending with the message next to it', async () => {
+    const before = await fields()
+    const { root } = await recorded('crm-email-required')
+    const ending = classifyEnding(before.root, root, before.fields, inputs)!
+    expect(ending).toMatchObject({ kind: 'validation', message: 'Email is required' })
+    expect(ending.signature).toBe('validation: email is required')
+  })
+
+  test('a new status is the success, generalised over the generated number', async () => {
+    const before = await fields()
+    const after = await recorded('crm-created')
+    const ending = classifyEnding(before.root, after.root, before.fields, inputs)!
+    expect(ending).toMatchObject({ kind: 'screen', message: 'Customer C-1042 created' })
+    expect(ending.condition).toEqual({ kind: 'text', text: '^Customer C-\\d+ created$', match: 'regex' })
+    expect(evaluateCondition(after.root, ending.condition, {}).holds).toBe(true)
+    expect(evaluateCondition(before.root, ending.condition, {}).holds).toBe(false)
+    expect(successName(ending.message, inputs)).toBe('Customer created')
+  })
+
+  test('signatures ignore numbers and the caller’s own values', () => {
+    expect(outcomeSignature('screen', 'Customer C-1042 created', [])).toBe(
+      outcomeSignature('screen', 'Customer C-1043 created', []),
+    )
+    expect(outcomeSignature('screen', 'Customer C-1042 created', [])).toBe('screen: customer c-# created')
+    expect(outcomeSignature('validation', 'No customer found with ID X-99', ['X-99'])).toBe(
+      'validation: no customer found with id *',
+    )
+    expect(nameFromMessage('No customer found with ID X-99.', ['X-99'])).toBe('No customer found with ID …')
+    expect(generaliseText('Email is required', [])).toEqual({
+      pattern: 'Email is required',
+      match: 'contains',
+    })
+  })
+})
+
+describe('outputs', () => {
+  test('a generated id is read by a text pattern over digits and extracted with loose spacing', async () => {
+    const before = await recorded('crm-new-customer')
+    const after = await recorded('crm-created')
+    const ending = classifyEnding(before.root, after.root, [], [])!
+    const ctx: OutputContext = {
+      ending,
+      after: after.root,
+      inputs: [],
+      reading: readPrompt('Create a customer and return its id'),
+      submitLabel: 'Save',
+    }
+    const read = generatedRead(ctx, 'customerId')!
+    expect(read.target.fingerprints[0]).toEqual({
+      by: 'text',
+      text: '^Customer C-\\d+ created$',
+      match: 'regex',
+      role: 'status',
+    })
+    expect(read.target.fingerprints[1]).toEqual({ by: 'automationId', ids: ['created-message'] })
+    const resolved = resolveSelector(after.root, read.target)
+    expect(resolved.status === 'found' && resolved.element.automationId).toBe('created-message')
+    const extract = new RegExp(read.extract!)
+    expect(extract.exec('Customer C-1043 created')?.[1]).toBe('C-1043')
+    expect(
+      new RegExp(extractPattern('Ticket # HD-20481 has been opened', 'HD-20481', [])).exec(
+        'Ticket #HD-7 has been opened',
+      )?.[1],
+    ).toBe('HD-7')
+  })
+
+  test('a details table gives label/value pairs with keys from the labels', async () => {
+    const before = await recorded('crm-customers')
+    const after = await recorded('crm-lookup-found')
+    const pairs = keyed(labelValuePairs(after.root, new Set(appeared(before.root, after.root))))
+    expect(pairs.map((p) => [p.key, p.value])).toEqual([
+      ['customerId', 'C-1040'],
+      ['name', 'Ada Lovelace'],
+      ['email', 'ada@example.com'],
+      ['phone', '+44 20 7946 0958'],
+      ['country', 'United Kingdom'],
+      ['vip', 'Yes'],
+    ])
+  })
+})
+
+describe('selectors, submit and shape', () => {
+  test('every fingerprint written picks exactly the element; firmer puts the id first', async () => {
+    const { root } = await recorded('crm-new-customer')
+    const email = only(root, (e) => e.automationId === 'email')
+    const selector = designSelector(root, email, 'the “Email” field')
+    expect(selector.fingerprints.map((f) => f.by)).toEqual(['role', 'automationId', 'path'])
+    for (const fingerprint of selector.fingerprints) {
+      const resolved = resolveSelector(root, { fingerprints: [fingerprint] })
+      expect(resolved.status === 'found' && resolved.element).toBe(email)
+    }
+    expect(firmer(selector).fingerprints.map((f) => f.by)).toEqual(['automationId', 'role', 'path'])
+  })
+
+  test('the submit is the form’s button named like one; Cancel never is', async () => {
+    const { root } = await recorded('crm-new-customer')
+    const reading = readPrompt('Create a customer')
+    const fields = readControls(root).map((c) => c.element)
+    expect(buttonsNear(root, fields).map((b) => b.name)).toEqual(['Save', 'Cancel'])
+    expect(submitScore('Save', reading)).toBe(1)
+    expect(submitScore('Create customer', reading)).toBe(2)
+    expect(submitScore('Cancel', reading)).toBeUndefined()
+  })
+
+  test('compose and decompose are inverse: an extension finds the parts it needs', () => {
+    const click = (name: string): Step => ({
+      kind: 'click',
+      name,
+      target: { fingerprints: [{ by: 'role', role: 'button', name }] },
+    })
+    const plan: Plan = {
+      app: { url: 'http://h/crm/' },
+      prefix: [{ kind: 'launch', name: 'Open' }, click('New customer')],
+      submit: click('Save'),
+      wait: { name: 'Wait for the outcome' },
+      success: [{ kind: 'text', text: 'created', match: 'contains' }],
+      branches: [{ kind: 'branch', name: 'If “dup”', scenario: 'dup' }],
+      tail: [],
+      scenarios: [{ name: 'dup', outcome: 'alternate', when: { kind: 'dialog' }, steps: [] }],
+      mainScenario: 'Customer created',
+    }
+    const automation = compose(plan)
+    expect(automation.steps.map((s) => s.kind)).toEqual(['launch', 'click', 'click', 'wait', 'branch'])
+    expect(decompose(automation)).toEqual(plan)
+  })
+})
