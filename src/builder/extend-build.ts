@@ -1,4 +1,9 @@
-import type { Automation, Scenario } from '../protocol/automation.ts'
+// A later sample of a job that already has an automation. The sample is run first; if it ends in
+// a known scenario with what it expects, nothing changes. Otherwise the steps before the submit
+// are replayed, new input values are mapped, the submit is pressed by hand and the ending judged:
+// a known ending may need more reads, a new one becomes a scenario with its own branch.
+import { lookupPath } from '../automation/index.ts'
+import type { Automation, Scenario, Step } from '../protocol/automation.ts'
 import { classifyEnding } from './classify.ts'
 import {
   branchStep,
@@ -38,12 +43,16 @@ export async function extendBuild(session: BuildSession, automation: Automation)
     )
   const used = templatePaths(automation)
   const fresh = inputLeaves(sample.input).filter((leaf) => !used.has(leaf.path))
-  session.progress('explore', 'Extending the job’s automation with a new sample', {
-    scenarios: [plan.mainScenario, ...plan.scenarios.map((s) => s.name)],
-    newInputs: fresh.map((l) => l.path),
-  })
+  // Headers are only taken on a clear match; one alone is no reason to skip the probe.
+  const newValues = fresh.filter((leaf) => leaf.source !== 'header')
+  session.progress(
+    'explore',
+    `Extending the job’s automation (endings so far: “${[plan.mainScenario, ...plan.scenarios.map((s) => s.name)].join('”, “')}”)` +
+      (newValues.length ? `; new input values: ${newValues.map((l) => `“${l.path}”`).join(', ')}` : ''),
+    { newInputs: fresh.map((l) => l.path) },
+  )
 
-  if (fresh.length === 0) {
+  if (newValues.length === 0) {
     const probe = await session.desktop('Running the automation', () =>
       session.port.run(withWaitCap(automation, PROBE_WAIT_MS), sample.input),
     )
@@ -67,6 +76,7 @@ export async function extendBuild(session: BuildSession, automation: Automation)
     )
   }
 
+  plan.prefix = plan.prefix.map((step) => optionalWhenMissing(session, step, sample.input))
   const { screen, taken } = await replayToSubmit(session, plan, sample.input)
   const fields = fresh.length
     ? await mapFields(session, screen.root, fresh, taken, { askRequired: false })
@@ -154,4 +164,20 @@ function addEnding(
     },
   )
   return { scenario: name, outcome }
+}
+
+/**
+ * A fill whose value this sample lacks becomes optional: leaving a field out is what such a
+ * sample is about ("what if the email is missing"), and the app's answer to it is the ending.
+ */
+function optionalWhenMissing(session: BuildSession, step: Step, input: Record<string, unknown>): Step {
+  if (step.kind !== 'fill' && step.kind !== 'select' && step.kind !== 'check') return step
+  if (step.optional) return step
+  const template = step.kind === 'check' ? (typeof step.checked === 'string' ? step.checked : '') : step.value
+  const missing = [...template.matchAll(/\{\{\s*([\w$-]+(?:\.[\w$-]+)*)\s*\}\}/g)].some(
+    (m) => lookupPath(input, m[1]!) === undefined || lookupPath(input, m[1]!) === null,
+  )
+  if (!missing) return step
+  session.progress('compose', `“${step.name}” becomes optional: this sample has no value for it`)
+  return { ...step, optional: true }
 }

@@ -87,7 +87,9 @@ export function assignFields(
     const needed = pair.leaf.source === 'header' ? HEADER_CONFIDENT : CONFIDENT
     if (pair.score < needed) continue
     // A near-equal other control means a guess, even when a better-matching value took it.
-    const rival = pairs.find((p) => p.leaf === pair.leaf && p.control !== pair.control && p.score > pair.score - TIE)
+    const rival = pairs.find(
+      (p) => p.leaf === pair.leaf && p.control !== pair.control && p.score > pair.score - TIE,
+    )
     if (rival) {
       tied.add(pair.leaf)
       continue

@@ -8,7 +8,7 @@ import { branchStep, compose, dismissStep, type Plan, scenarioFor } from './comp
 import type { BuildResult, SampleSpec } from './contract.ts'
 import { explore } from './explore.ts'
 import { inputTexts, nameFromMessage, successName } from './generalise.ts'
-import { inputLeaves } from './input-leaves.ts'
+import { inputLeaves, unusableKeys } from './input-leaves.ts'
 import { appSpecOf, locateWindow } from './locate-window.ts'
 import { mapFields } from './map-fields.ts'
 import { performStep, submitAndObserve } from './observe.ts'
@@ -37,6 +37,12 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
   const window = await locateWindow(session, reading, inputs)
   const app = appSpecOf(window)
   const leaves = inputLeaves(sample.input)
+  const unusable = unusableKeys(sample.input)
+  if (unusable.length)
+    session.progress(
+      'map',
+      `Keys with spaces or symbols cannot be used in the automation: ${unusable.map((k) => `“${k}”`).join(', ')}`,
+    )
   session.progress('explore', `The sample brings ${leaves.length} value(s)`, {
     inputs: leaves.map((l) => l.path),
   })

@@ -11,10 +11,13 @@ export interface InputLeaf {
   source: 'body' | 'params' | 'header'
 }
 
+/** Keys a template can name: `{{first name}}` is not a placeholder, so such a key cannot be used. */
+const TEMPLATE_KEY = /^[\w$-]+$/
+
 export function inputLeaves(input: Record<string, unknown>): InputLeaf[] {
   const leaves: InputLeaf[] = []
   const visit = (value: unknown, path: string[], source: InputLeaf['source']) => {
-    if (value === null || value === undefined) return
+    if (value === null || value === undefined || !TEMPLATE_KEY.test(path.at(-1) ?? '')) return
     // Objects are walked; arrays stay one value (a multi-select takes the whole list).
     if (typeof value === 'object' && !Array.isArray(value)) {
       for (const [key, inner] of Object.entries(value)) visit(inner, [...path, key], source)
@@ -39,4 +42,18 @@ export function shownValue(value: unknown): string {
   if (Array.isArray(value)) return value.map(shownValue).join(', ')
   const text = typeof value === 'string' ? value : JSON.stringify(value)
   return text.length > 60 ? `${text.slice(0, 57)}…` : text
+}
+
+/** Keys (at any depth) that no template can name, so the builder cannot use their values. */
+export function unusableKeys(input: Record<string, unknown>): string[] {
+  const out: string[] = []
+  const visit = (value: unknown, path: string[]) => {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return
+    for (const [key, inner] of Object.entries(value)) {
+      if (TEMPLATE_KEY.test(key)) visit(inner, [...path, key])
+      else out.push([...path, key].join('.'))
+    }
+  }
+  visit(input, [])
+  return out
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { BrowserDriver } from '../../src/agent/drivers/browser/index.ts'
 import type { BuildRequest, BuildResult, SampleSpec } from '../../src/builder/contract.ts'
 import { buildAutomation } from '../../src/builder/index.ts'
+import { crmCreateCustomer } from '../fixtures/automations/crm.ts'
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts'
 import { localDesktop } from '../helpers/local-desktop.ts'
 import { optionLabelled, scriptedIO } from './scripted-io.ts'
@@ -194,4 +195,29 @@ describe('extending the job sample by sample', () => {
     expect(again.scenario).toBe('A customer with this email already exists')
     expect(again.automation).toEqual(three.automation)
   }, 120_000)
+
+  test('extends a hand-written automation too: a missing email makes its fill optional and a new scenario', async () => {
+    const handWritten = crmCreateCustomer(fixtures.url)
+    const script = scriptedIO()
+    const { email: _, ...noEmail } = katherine
+    const { result } = await build(
+      {
+        prompt: PROMPT,
+        sample: { id: 's2', input: noEmail },
+        previous: [{ id: 's1', input: katherine, scenario: 'main' }],
+        automation: handWritten,
+      },
+      script,
+    )
+    expect(result).toMatchObject({ scenario: 'Email is required', outcome: 'alternate' })
+    expect(result.reverified).toEqual([{ sampleId: 's1', scenario: 'main', passed: true }])
+    expect(result.automation.steps.find((s) => s.name === 'Fill "Email"')).toMatchObject({ optional: true })
+    expect(result.automation.scenarios.map((s) => s.name)).toEqual([
+      'duplicate customer',
+      'Email is required',
+    ])
+    expect(script.lines).toContain(
+      '[compose] “Fill "Email"” becomes optional: this sample has no value for it',
+    )
+  }, 60_000)
 })
