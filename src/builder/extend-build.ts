@@ -69,10 +69,13 @@ export async function extendBuild(session: BuildSession, automation: Automation)
       )
       return { ok: true, automation, scenario: probe.scenario, outcome: probe.outcome, reverified: [] }
     }
-    const where = probe.error?.step ? ` at “${probe.error.step}”` : ''
+    const why =
+      probe.status === 'failed'
+        ? `it stopped${probe.error?.step ? ` at “${probe.error.step}”` : ''}: ${probe.error?.message ?? 'no reason given'}`
+        : `it ended in “${probe.scenario}” but returned ${mismatch.join('; ')}`
     session.progress(
       'observe',
-      `The current automation does not cover this sample (it stopped${where}: ${probe.error?.message ?? mismatch.join('; ')}); replaying it up to the submit`,
+      `The current automation does not cover this sample (${why}); replaying it up to the submit`,
     )
   }
 
@@ -87,14 +90,15 @@ export async function extendBuild(session: BuildSession, automation: Automation)
   const observed = await submitAndObserve(session, plan.submit, sample.input)
   const fieldElements = [...taken, ...fields.map((f) => f.control.element)]
   const ending = classifyEnding(observed.before.root, observed.after.root, fieldElements, inputs)
-  if (!ending) throw new BuildFailure('NO_OUTCOME', `Nothing visible changed after “${plan.submit.name}”.`)
+  if (!ending)
+    throw new BuildFailure('NO_OUTCOME', `Nothing visible changed after “${labelOf(plan.submit)}”.`)
   reportEnding(session, ending, observed.elapsedMs)
   const ctx: OutputContext = {
     ending,
     after: observed.after.root,
     inputs,
     reading,
-    submitLabel: plan.submit.name,
+    submitLabel: labelOf(plan.submit),
   }
   const expect = nonEmpty(sample.expect)
   const known = knownEnding(plan, observed.after.root, sample.input)
@@ -180,4 +184,11 @@ function optionalWhenMissing(session: BuildSession, step: Step, input: Record<st
   if (!missing) return step
   session.progress('compose', `“${step.name}” becomes optional: this sample has no value for it`)
   return { ...step, optional: true }
+}
+
+/** What a person calls the submit step's target: the button's name when a fingerprint has it. */
+function labelOf(step: Step): string {
+  const target = 'target' in step ? step.target : undefined
+  const named = target?.fingerprints.find((f) => f.by === 'role')
+  return named && named.by === 'role' ? named.name : step.name
 }

@@ -4,7 +4,7 @@
 import { findMatches, indexTree, renderSelector } from '../automation/index.ts'
 import type { Selector, Step } from '../protocol/automation.ts'
 import type { UiElement } from '../protocol/elements.ts'
-import { assignFields, type Unsure } from './field-scores.ts'
+import { assignFields, CONFIDENT, type Unsure } from './field-scores.ts'
 import { type InputLeaf, shownValue } from './input-leaves.ts'
 import { readControls, type ScreenControl } from './screen.ts'
 import { designSelector } from './selector-design.ts'
@@ -51,7 +51,9 @@ export async function mapFields(
     if (!control.required || mapping.has(control)) continue
     const unused = leaves.filter((l) => !fed.has(l) && l.source !== 'header')
     const choice = await askRequired(session, control, unused)
-    if (choice) mapping.set(control, choice)
+    if (!choice) continue
+    mapping.set(control, choice)
+    if (choice.leaf) fed.add(choice.leaf)
   }
   return controls.flatMap((control) => {
     const use = mapping.get(control)
@@ -71,7 +73,16 @@ async function askWhere(
     })
     return
   }
-  session.progress('map', `Not sure where “${leaf.path}” goes; asking`, {
+  const [best, next] = free
+  const why =
+    !best || best.score < 0.5
+      ? 'no field is named like it'
+      : next && best.score - next.score < 0.1
+        ? `it fits “${best.control.label}” and “${next.control.label}” about equally`
+        : best.score < CONFIDENT
+          ? `it matches “${best.control.label}” only partly`
+          : `another field fits it about as well as “${best.control.label}”`
+  session.progress('map', `Not sure where “${leaf.path}” goes (${why}); asking`, {
     input: leaf.path,
     candidates: free.map((c) => ({ field: c.control.label, score: Number(c.score.toFixed(2)) })),
   })
