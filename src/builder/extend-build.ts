@@ -160,7 +160,7 @@ function addEnding(
   plan.branches.push(branchStep(scenario))
   session.progress(
     'compose',
-    `New ending (${ending.signature}); it becomes scenario “${name}” (${outcome})`,
+    `New ending (${ending.signature}); it becomes scenario “${name}” (${outcome}), whose steps ${scenario.steps.length ? scenario.steps.map((s) => s.name.charAt(0).toLowerCase() + s.name.slice(1)).join(', then ') : 'return the message'}`,
     {
       scenario: name,
       outcome,

@@ -21,6 +21,9 @@ export async function replayToSubmit(
       'VERIFY_FAILED',
       `Replaying the steps before the submit failed at “${replay.error?.step ?? '?'}”: ${replay.error?.message ?? ''}`,
     )
+  session.progress('observe', `Replayed the ${plan.prefix.length} steps before the submit with this sample`, {
+    steps: plan.prefix.map((s) => s.name),
+  })
   session.windowId = (await appWindow(session, plan.app)).id
   const screen = await session.settle()
   return { screen, taken: targetedElements(screen.root, plan.prefix, input) }

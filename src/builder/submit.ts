@@ -56,7 +56,9 @@ export async function chooseSubmit(
   session.progress(
     'submit',
     `Buttons next to the fields: ${buttons.map((b) => `“${b.name}”`).join(', ') || 'none'}` +
-      (excluded.length ? ` (${excluded.join(', ')} never send a form)` : ''),
+      (excluded.length
+        ? ` (${excluded.join(', ')} never ${excluded.length === 1 ? 'sends' : 'send'} a form)`
+        : ''),
     {
       buttons: buttons.map((b) => b.name),
       scores: ranked.map((b) => ({ button: b.element.name, score: b.score })),
