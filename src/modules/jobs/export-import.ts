@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.ts'
 import type { Automation } from '../../protocol/automation.ts'
 import { inputKey, JOB_FILE_FORMAT, JOB_FILE_VERSION, type JobFile, type JobFileSample } from './job-file.ts'
 import { checkJobFile } from './job-file-check.ts'
-import { routerFor } from './routes-cache.ts'
+import { addJobRoute, routerFor } from './routes-cache.ts'
 import { getJob, getJobByRoute, insertJobVersion, type Job } from './service.ts'
 
 /**
@@ -102,7 +102,7 @@ export function importJob(ctx: AppContext, data: unknown, opts: { live?: boolean
           tx.insert(jobs)
             .values({ id: jobId, method: file.method, path: file.path, createdAt: now, ...settings })
             .run()
-          addRoute(router, file.method, file.path, jobId)
+          addJobRoute(router, file.method, file.path, jobId, "rename the path in the file to that job's path")
           addedRoute = true
         }
         const known = new Set(
@@ -145,22 +145,5 @@ export function importJob(ctx: AppContext, data: unknown, opts: { live?: boolean
   } catch (err) {
     if (addedRoute) router.remove(file.method, file.path)
     throw err
-  }
-}
-
-function addRoute(
-  router: ReturnType<typeof routerFor>,
-  method: string,
-  pattern: string,
-  jobId: string,
-): void {
-  try {
-    router.add(method, pattern, jobId)
-  } catch {
-    throw new AppError(
-      'ROUTE_CONFLICT',
-      `${method} ${pattern} has the same shape as a job already registered on this method (only the parameter names differ); rename the path in the file to that job's path`,
-      { field: 'path' },
-    )
   }
 }

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.ts'
 import { jobs } from '../../db/schema/index.ts'
+import { AppError } from '../../lib/errors.ts'
 import { JobRouter } from './router.ts'
 
 /**
@@ -29,4 +30,26 @@ export function routerFor(ctx: AppContext): JobRouter {
   }
   routers.set(ctx, router)
   return router
+}
+
+/**
+ * Registers a new job's route, or throws ROUTE_CONFLICT when a job on the same method already has
+ * its shape (only parameter names differ). `remedy` tells the caller what to do instead.
+ */
+export function addJobRoute(
+  router: JobRouter,
+  method: string,
+  pattern: string,
+  jobId: string,
+  remedy: string,
+): void {
+  try {
+    router.add(method, pattern, jobId)
+  } catch {
+    throw new AppError(
+      'ROUTE_CONFLICT',
+      `${method} ${pattern} has the same shape as a job already registered on this method (only the parameter names differ); ${remedy}`,
+      { field: 'path' },
+    )
+  }
 }

@@ -7,7 +7,7 @@ import { schemaProblems } from '../../lib/validation.ts'
 import { insertBuild } from '../builds/service.ts'
 import { isReservedPath, matchPattern, parsePattern } from '../jobs/path-pattern.ts'
 import { JOB_METHODS } from '../jobs/router.ts'
-import { routerFor } from '../jobs/routes-cache.ts'
+import { addJobRoute, routerFor } from '../jobs/routes-cache.ts'
 import { getJobByRoute, type Job } from '../jobs/service.ts'
 import type { HttpInfo, JobInput } from '../triggers/job-input.ts'
 import { ENVELOPE_KEY, EXPECT_TYPES, TeachEnvelope, type TeachResponse } from './model.ts'
@@ -71,7 +71,7 @@ export function teach(ctx: AppContext, req: TeachRequest): TeachResult {
             updatedAt: now,
           }
           tx.insert(jobs).values(job).run()
-          addRoute(router, method, pattern, job.id)
+          addJobRoute(router, method, pattern, job.id, "teach that job's path instead")
           addedRoute = true
         } else if (envelope.prompt && envelope.prompt !== job.prompt) {
           // The latest description wins: teaching is how a job's purpose gets refined.
@@ -182,21 +182,4 @@ function resolvePattern(
   const existing = literal ? null : routerFor(ctx).find(method, requestPath)
   if (existing && !isReservedPath(requestPath)) return { pattern: existing.pattern, params: existing.params }
   return { pattern: parsePattern(requestPath, 'path').pattern, params: {} }
-}
-
-function addRoute(
-  router: ReturnType<typeof routerFor>,
-  method: string,
-  pattern: string,
-  jobId: string,
-): void {
-  try {
-    router.add(method, pattern, jobId)
-  } catch {
-    throw new AppError(
-      'ROUTE_CONFLICT',
-      `${method} ${pattern} has the same shape as a job already registered on this method (only the parameter names differ); teach that job's path instead`,
-      { field: 'path' },
-    )
-  }
 }

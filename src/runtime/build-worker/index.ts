@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import type { BuildIO, BuildRequest, BuildResult, DesktopPort } from '../../builder/contract.ts'
 import type { AppContext } from '../../context.ts'
 import { samples } from '../../db/schema/index.ts'
+import { coalesced } from '../../lib/coalesce.ts'
 import {
   completeBuild,
   draftAutomation,
@@ -30,8 +31,10 @@ export class BuildWorker {
   #busyJobs = new Set<string>()
   #noted = new Map<string, string>()
   #choosing = new Set<string>()
-  #pumpScheduled = false
-  #stopped = false
+  #pass = coalesced(
+    () => this.#pump(),
+    (err) => this.ctx.log.error({ err }, 'build worker pump failed'),
+  )
   #listeners: [string, (...a: never[]) => void][] = []
 
   constructor(
@@ -51,22 +54,14 @@ export class BuildWorker {
   }
 
   async stop(): Promise<void> {
-    this.#stopped = true
+    this.#pass.stop()
     for (const [event, fn] of this.#listeners) this.ctx.events.off(event as 'build.queued', fn as () => void)
     for (const abort of this.#running.values()) abort.abort()
   }
 
+  /** Asks for a pass over the queued builds (at most one per event-loop turn). */
   notify(): void {
-    if (this.#pumpScheduled || this.#stopped) return
-    this.#pumpScheduled = true
-    setImmediate(() => {
-      this.#pumpScheduled = false
-      try {
-        this.#pump()
-      } catch (err) {
-        this.ctx.log.error({ err }, 'build worker pump failed')
-      }
-    })
+    this.#pass.request()
   }
 
   #on(event: 'build.queued' | 'desktop.online' | 'build.answered', fn: (id: string) => void): void {

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import type { AppContext } from '../../context.ts'
 import { executions, jobVersions } from '../../db/schema/index.ts'
+import { coalesced } from '../../lib/coalesce.ts'
 import { newId } from '../../lib/ids.ts'
 import type { Completion, ExecutionRow } from '../../modules/executions/model.ts'
 import { completionFromFailure, completionFromOutcome } from '../../modules/executions/response.ts'
@@ -36,7 +37,10 @@ export class Scheduler {
   #automations = new Map<string, Automation>()
   #timers = new Map<string, ReturnType<typeof setTimeout>>()
   #recovery: RunRecovery
-  #pumpScheduled = false
+  #pass = coalesced(
+    () => this.#pump(),
+    (err) => this.ctx.log.error({ err }, 'scheduler pump failed'),
+  )
   #stopped = false
   #unsubscribe: () => void
 
@@ -62,6 +66,7 @@ export class Scheduler {
 
   async stop(): Promise<void> {
     this.#stopped = true
+    this.#pass.stop()
     this.#unsubscribe()
     this.#recovery.stop()
     for (const t of this.#timers.values()) clearTimeout(t)
@@ -74,18 +79,9 @@ export class Scheduler {
     this.notify()
   }
 
-  /** Coalesces dispatch attempts into one per event-loop turn. */
+  /** Asks for a dispatch pass (at most one per event-loop turn). */
   notify(): void {
-    if (this.#pumpScheduled || this.#stopped) return
-    this.#pumpScheduled = true
-    setImmediate(() => {
-      this.#pumpScheduled = false
-      try {
-        this.#pump()
-      } catch (err) {
-        this.ctx.log.error({ err }, 'scheduler pump failed')
-      }
-    })
+    this.#pass.request()
   }
 
   queuePosition(seq: number): number {
