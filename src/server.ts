@@ -2,12 +2,14 @@ import { createApp } from './app.ts'
 import type { Config } from './config/index.ts'
 import { type AppContext, createContext } from './context.ts'
 import { openDatabase } from './db/client.ts'
+import { buildAutomation } from './builder/index.ts'
 import { GroupCommitter } from './db/group-commit.ts'
 import { migrate } from './db/migrate.ts'
 import { type Clock, systemClock } from './lib/clock.ts'
 import { createLogger, type Logger } from './lib/logger.ts'
 import { type CreatedKey, ensureInitialKey } from './modules/keys/service.ts'
 import { AgentHub } from './runtime/agent-hub/index.ts'
+import { BuildWorker } from './runtime/build-worker/index.ts'
 import { startDbWatcher } from './runtime/db-watcher.ts'
 import { ExecutionWaiters } from './runtime/execution-waiters.ts'
 import { Scheduler } from './runtime/scheduler/index.ts'
@@ -44,6 +46,8 @@ export async function startServer(
   const waiters = new ExecutionWaiters()
   const scheduler = new Scheduler(ctx, hub, webhooks, waiters)
   scheduler.start()
+  const builds = new BuildWorker(ctx, hub, buildAutomation)
+  builds.start()
   const committer = new GroupCommitter(db)
   const app = createApp(ctx, { hub, scheduler, waiters, committer }).listen({
     port: config.port,
@@ -63,6 +67,7 @@ export async function startServer(
       const drained = server.stop(false)
       // Running executions stay `running`: their agents report to the next start (journal).
       await scheduler.stop()
+      await builds.stop()
       // Held synchronous calls get their 202 now rather than a cut connection.
       waiters.releaseAll()
       // Agent sockets never end by themselves: close them so the drain can finish.
