@@ -53,7 +53,10 @@ describe('build questions and answers', () => {
     expect(build.status).toBe('exploring')
     expect(build.question).toBeNull()
     expect(build.answers).toMatchObject([{ questionId: q.id, answer: 'notes' }])
-    expect(build.progress.map((p: { stage: string }) => p.stage)).toEqual(['queued', 'question', 'answer'])
+    // The build worker may have noted that no desktop is online (another `queued` line) meanwhile.
+    const stages = build.progress.map((p: { stage: string }) => p.stage)
+    expect(stages[0]).toBe('queued')
+    expect(stages.slice(-2)).toEqual(['question', 'answer'])
   })
 
   test('the answer wakes the builder', async () => {
