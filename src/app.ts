@@ -1,6 +1,5 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from './context.ts'
-import type { GroupCommitter } from './db/group-commit.ts'
 import { httpPlugin } from './http/http-plugin.ts'
 import { buildsRoutes } from './modules/builds/index.ts'
 import { desktopsRoutes } from './modules/desktops/index.ts'
@@ -18,7 +17,6 @@ export interface Runtime {
   hub: AgentHub
   scheduler: Scheduler
   waiters: ExecutionWaiters
-  committer: GroupCommitter
 }
 
 /** The HTTP surface: reserved paths first, then the catch-all job trigger. */

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events'
 import type { Config } from './config/index.ts'
 import type { Db } from './db/client.ts'
+import { GroupCommitter } from './db/group-commit.ts'
 import type { Clock } from './lib/clock.ts'
 import type { Logger } from './lib/logger.ts'
 
@@ -21,6 +22,8 @@ export interface AppEvents {
     lease: string,
     outcome: import('./protocol/messages.ts').RunOutcome,
   ]
+  /** A key was created or revoked here (the CLI's changes arrive as db.external-change). */
+  'keys.changed': []
   /** Another process changed the database (the CLI): caches built from it must reload. */
   'db.external-change': []
 }
@@ -35,8 +38,10 @@ export interface AppContext {
   readonly log: Logger
   readonly clock: Clock
   readonly events: EventEmitter<AppEvents>
+  /** Group commit for this database: one durable transaction for the writes of one moment. */
+  readonly writes: GroupCommitter
 }
 
-export function createContext(parts: Omit<AppContext, 'events'>): AppContext {
-  return { ...parts, events: new EventEmitter<AppEvents>() }
+export function createContext(parts: Omit<AppContext, 'events' | 'writes'>): AppContext {
+  return { ...parts, events: new EventEmitter<AppEvents>(), writes: new GroupCommitter(parts.db) }
 }

@@ -3,7 +3,6 @@ import { buildAutomation } from './builder/index.ts'
 import type { Config } from './config/index.ts'
 import { type AppContext, createContext } from './context.ts'
 import { openDatabase } from './db/client.ts'
-import { GroupCommitter } from './db/group-commit.ts'
 import { migrate } from './db/migrate.ts'
 import { type Clock, systemClock } from './lib/clock.ts'
 import { createLogger, type Logger } from './lib/logger.ts'
@@ -43,13 +42,16 @@ export async function startServer(
   const hub = new AgentHub(ctx)
   const webhooks = new WebhookDeliverer(ctx, opts.webhooks)
   webhooks.start()
+  // Status events are written with the changes they report; wake the deliverer once they commit.
+  ctx.writes.onCommit((tags) => {
+    if (tags.has('outbox')) webhooks.notify()
+  })
   const waiters = new ExecutionWaiters()
   const scheduler = new Scheduler(ctx, hub, webhooks, waiters)
   scheduler.start()
   const builds = new BuildWorker(ctx, hub, buildAutomation)
   builds.start()
-  const committer = new GroupCommitter(db)
-  const app = createApp(ctx, { hub, scheduler, waiters, committer }).listen({
+  const app = createApp(ctx, { hub, scheduler, waiters }).listen({
     port: config.port,
     hostname: config.host,
     idleTimeout: config.idleTimeoutS,
@@ -85,8 +87,10 @@ export async function startServer(
       }
       await webhooks.stop()
       await watcher.stop()
+      ctx.writes.flush()
       db.$client.close()
       log.info('stopped')
+      log.flush()
     })()
     return stopping
   }

@@ -2,6 +2,8 @@ import type { Db } from './client.ts'
 
 interface Pending<T> {
   work: () => T
+  /** The write is one statement (atomic by itself): no savepoint needed around it. */
+  single?: boolean
   resolve(value: T): void
   reject(err: unknown): void
 }
@@ -16,37 +18,103 @@ interface Pending<T> {
 export class GroupCommitter {
   #queue: Pending<unknown>[] = []
   #scheduled = false
+  #timer?: ReturnType<typeof setTimeout>
+  #afterCommit: ((tags: ReadonlySet<string>) => void)[] = []
+  #tags = new Set<string>()
 
-  constructor(private readonly db: Db) {}
+  // Prepared once: a savepoint per write must stay cheap on the hot path.
+  #savepoint
+  #release
+  #rollbackTo
 
-  run<T>(work: () => T): Promise<T> {
+  constructor(
+    private readonly db: Db,
+    /** How long a deferred write may wait for company before it commits on its own. */
+    private readonly deferMs = 20,
+  ) {
+    this.#savepoint = db.$client.prepare('SAVEPOINT group_commit_item')
+    this.#release = db.$client.prepare('RELEASE group_commit_item')
+    this.#rollbackTo = db.$client.prepare('ROLLBACK TO group_commit_item')
+  }
+
+  /** A write someone waits on (an acceptance, a completion): committed at the end of this turn. */
+  run<T>(work: () => T, opts: { singleStatement?: boolean } = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ work, resolve: resolve as (v: unknown) => void, reject })
+      this.#queue.push({
+        work,
+        single: opts.singleStatement,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      })
       if (!this.#scheduled) {
         this.#scheduled = true
-        setImmediate(() => this.#flush())
+        setImmediate(() => this.flush())
       }
     })
   }
 
-  #flush(): void {
+  /**
+   * A write nobody waits on (a step record, a desktop's status): it rides along with the next
+   * durable commit, or commits on its own within `deferMs`. Order is kept: a later `run` commits
+   * after it. Failures are reported to `onError`, since no caller is there to see them.
+   */
+  defer(work: () => void, onError: (err: unknown) => void): void {
+    this.#queue.push({ work, resolve: () => {}, reject: onError })
+    this.#timer ??= setTimeout(() => this.flush(), this.deferMs)
+  }
+
+  /**
+   * Called after every successful commit with the tags its writes set (e.g. `outbox`, so the
+   * webhook deliverer wakes only when there is something to send).
+   */
+  onCommit(listener: (tags: ReadonlySet<string>) => void): void {
+    this.#afterCommit.push(listener)
+  }
+
+  /** Marks the batch being written (call from inside a write). */
+  tag(name: string): void {
+    this.#tags.add(name)
+  }
+
+  /** Commits everything queued now (also used at shutdown, before the database closes). */
+  flush(): void {
+    clearTimeout(this.#timer)
+    this.#timer = undefined
+    this.#scheduled = false
+    if (this.#queue.length === 0) return
     const batch = this.#queue
     this.#queue = []
-    this.#scheduled = false
     const sqlite = this.db.$client
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = []
     try {
-      sqlite
-        .transaction(() => {
-          for (const item of batch) {
+      sqlite.run('BEGIN IMMEDIATE')
+      try {
+        for (const item of batch) {
+          if (item.single) {
+            // One statement is atomic on its own: if it fails it leaves nothing behind.
             try {
-              outcomes.push({ ok: true, value: sqlite.transaction(item.work)() })
+              outcomes.push({ ok: true, value: item.work() })
             } catch (error) {
               outcomes.push({ ok: false, error })
             }
+            continue
           }
-        })
-        .immediate()
+          // A savepoint per write: one failing rolls back only itself.
+          this.#savepoint.run()
+          try {
+            outcomes.push({ ok: true, value: item.work() })
+            this.#release.run()
+          } catch (error) {
+            this.#rollbackTo.run()
+            this.#release.run()
+            outcomes.push({ ok: false, error })
+          }
+        }
+        sqlite.run('COMMIT')
+      } catch (error) {
+        if (sqlite.inTransaction) sqlite.run('ROLLBACK')
+        throw error
+      }
     } catch (error) {
       // The COMMIT itself failed (disk full, I/O error): nothing in the batch is durable.
       for (const item of batch) item.reject(error)
@@ -57,5 +125,8 @@ export class GroupCommitter {
       if (o.ok) item.resolve(o.value)
       else item.reject(o.error)
     })
+    const tags = this.#tags
+    this.#tags = new Set()
+    for (const listener of this.#afterCommit) listener(tags)
   }
 }

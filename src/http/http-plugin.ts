@@ -17,7 +17,7 @@ export const httpPlugin = (ctx: AppContext) =>
     .onRequest(({ request, set }) => {
       const state = beginRequest(request)
       set.headers['x-request-id'] = state.id
-      const path = new URL(request.url).pathname
+      const path = state.url.pathname
       if (isPublicPath(request.method, path)) return
       const key = verifyKey(ctx, request.headers.get('x-api-key'))
       if (!key)
@@ -46,12 +46,11 @@ export const httpPlugin = (ctx: AppContext) =>
     .onAfterResponse({ as: 'global' }, ({ request, set }) => {
       const state = requestState(request)
       if (!ctx.log.isLevelEnabled('info')) return
-      const url = new URL(request.url)
       ctx.log.info(
         {
           reqId: state.id,
           method: request.method,
-          path: url.pathname,
+          path: state.url.pathname,
           status: set.status,
           ms: Math.round((performance.now() - state.startedAt) * 100) / 100,
           apiKeyId: state.apiKey?.id,

@@ -8,6 +8,8 @@ export interface RequestState {
   id: string
   startedAt: number
   apiKey?: { id: string; name: string }
+  /** Parsed once here; handlers and the access log reuse it. */
+  url: URL
 }
 
 const states = new WeakMap<Request, RequestState>()
@@ -16,6 +18,7 @@ export function beginRequest(request: Request): RequestState {
   const state: RequestState = {
     id: requestIdFrom(request.headers.get('x-request-id')),
     startedAt: performance.now(),
+    url: new URL(request.url),
   }
   states.set(request, state)
   return state

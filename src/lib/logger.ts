@@ -13,7 +13,7 @@ export interface LoggerOptions {
 /**
  * JSON lines by default; readable lines on a terminal. pino-pretty runs as an in-process stream,
  * not a `transport:` (transports use worker threads, which break under `bun build --compile`).
- * Secrets never reach a log line: the paths below are censored wherever they appear.
+ * Secrets never reach a log line: code never logs them, and the fields below are censored as a backstop.
  */
 export function createLogger(opts: LoggerOptions): Logger {
   const usePretty = opts.format === 'pretty' || (opts.format === 'auto' && process.stdout.isTTY === true)
@@ -22,16 +22,8 @@ export function createLogger(opts: LoggerOptions): Logger {
     base: undefined,
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: {
-      paths: [
-        'key',
-        '*.key',
-        'apiKey',
-        '*.apiKey',
-        'headers["x-api-key"]',
-        '*.headers["x-api-key"]',
-        'token',
-        '*.token',
-      ],
+      // Fixed paths only: wildcard paths cost several µs on every line, access lines included.
+      paths: ['key', 'apiKey', 'token', 'secret', 'headers["x-api-key"]'],
       censor: '[redacted]',
     },
   }
@@ -46,7 +38,10 @@ export function createLogger(opts: LoggerOptions): Logger {
       }),
     )
   }
-  return opts.destination
-    ? pino(base, opts.destination)
-    : pino(base, pino.destination({ dest: 1, sync: false }))
+  if (opts.destination) return pino(base, opts.destination)
+  // Lines are written in 4 KiB batches (one syscall per ~20 access lines under load) and at least
+  // once a second, so a quiet server's log is still current when someone tails it.
+  const logger = pino(base, pino.destination({ dest: 1, sync: false, minLength: 4096 }))
+  setInterval(() => logger.flush(), 1000).unref()
+  return logger
 }

@@ -69,7 +69,8 @@ describe('the agent socket', () => {
     const { agent, desktopId } = await enrolled()
     agent.send({ type: 'heartbeat' })
     await agent.next('heartbeat.ack')
-    expect(getDesktop(s.ctx, desktopId)?.status).toBe('online')
+    // The shown status is written with the next commit (deferred), not at once.
+    await eventually(async () => getDesktop(s.ctx, desktopId)?.status === 'online')
     const closed = await agent.whenClosed()
     expect(closed.code).toBe(CLOSE.HEARTBEAT_MISSED)
     await eventually(async () => getDesktop(s.ctx, desktopId)?.status === 'offline')
@@ -97,13 +98,16 @@ describe('runs over the socket', () => {
       return o
     })
     const run = await agent.next('run')
-    expect(getDesktop(s.ctx, desktopId)?.status).toBe('busy')
+    await eventually(async () => getDesktop(s.ctx, desktopId)?.status === 'busy')
     agent.send({ type: 'run.result', runId, lease: 'stale', outcome })
     agent.send({ type: 'heartbeat', busyRunId: runId })
     await agent.next('heartbeat.ack')
     expect(settled).toBe(false)
     agent.send({ type: 'run.result', runId, lease: run.lease, outcome })
     expect(await result).toEqual(outcome)
+    // Whoever records the result acknowledges it once it is durable; only then may the agent forget it.
+    expect(agent.received.some((m) => m.type === 'run.ack')).toBe(false)
+    s.hub.acknowledge(desktopId, runId)
     await agent.next('run.ack')
     agent.close()
   })

@@ -124,17 +124,27 @@ export function revokeDesktop(ctx: AppContext, idOrName: string): DesktopView {
   return toDesktopView({ ...desktop, revokedAt, status: 'offline' })
 }
 
+/**
+ * Status and last-seen are shown, not relied on (the hub's memory is what routes runs), so they
+ * ride along with the next durable commit instead of costing one of their own.
+ */
 export function setDesktopStatus(
   ctx: AppContext,
   id: string,
   status: DesktopStatus,
   extra: Partial<Desktop> = {},
 ): void {
-  ctx.db
-    .update(desktops)
-    .set({ status, lastSeenAt: ctx.clock.now().toISOString(), ...extra })
-    .where(eq(desktops.id, id))
-    .run()
+  const lastSeenAt = ctx.clock.now().toISOString()
+  ctx.writes.defer(
+    () => {
+      ctx.db
+        .update(desktops)
+        .set({ status, lastSeenAt, ...extra })
+        .where(eq(desktops.id, id))
+        .run()
+    },
+    (err) => ctx.log.error({ err, desktopId: id }, 'could not record the desktop status'),
+  )
 }
 
 /** At start-up no agent is connected yet, whatever the table said when the server stopped. */

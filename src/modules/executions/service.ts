@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { and, asc, eq, sql } from 'drizzle-orm'
 import type { AppContext } from '../../context.ts'
@@ -39,35 +39,74 @@ export function listSteps(ctx: AppContext, seq: number): StepRow[] {
 export const isTerminal = (row: ExecutionRow) => TERMINAL_STATUSES.includes(row.status)
 const replayUrl = (row: ExecutionRow) => `${row.baseUrl}${replayPath(row.seq)}`
 
-/** Claims a queued execution for a desktop: one atomic UPDATE, plus its execution_started event. */
-export function claimExecution(
+/**
+ * Claims queued executions for desktops, all in one durable transaction (one fsync for a whole
+ * dispatch pass), each with its execution_started event. The claim must be durable before the run
+ * is sent: after a crash, a claimed execution is never dispatched again. Returns the rows claimed
+ * (an execution no longer queued is skipped).
+ */
+export function claimExecutions(
   ctx: AppContext,
-  seq: number,
-  desktopId: string,
-  lease: string,
-): ExecutionRow | null {
+  claims: { seq: number; desktopId: string; lease: string }[],
+): ExecutionRow[] {
   return ctx.db.transaction(
     (tx) => {
       const startedAt = ctx.clock.now().toISOString()
-      const row = tx
-        .update(executions)
-        .set({ status: 'running', desktopId, lease, startedAt })
-        .where(and(eq(executions.seq, seq), eq(executions.status, 'queued')))
-        .returning()
-        .get()
-      if (row?.callbackUrl)
-        enqueueStatusEvent(tx, {
-          url: row.callbackUrl,
-          jobExecutionId: row.id,
-          executionId: row.seq,
-          eventType: 'execution_started',
-          payload: { status: 'running' },
-          timestamp: startedAt,
-        })
-      return row ?? null
+      const rows: ExecutionRow[] = []
+      for (const c of claims) {
+        const row = tx
+          .update(executions)
+          .set({ status: 'running', desktopId: c.desktopId, lease: c.lease, startedAt })
+          .where(and(eq(executions.seq, c.seq), eq(executions.status, 'queued')))
+          .returning()
+          .get()
+        if (!row) continue
+        rows.push(row)
+        if (row.callbackUrl)
+          enqueueStatusEvent(tx, {
+            url: row.callbackUrl,
+            jobExecutionId: row.id,
+            executionId: row.seq,
+            eventType: 'execution_started',
+            payload: { status: 'running' },
+            timestamp: startedAt,
+          })
+      }
+      return rows
     },
     { behavior: 'immediate' },
   )
+}
+
+/**
+ * Writes a step's screenshot off the event loop (file creation can take milliseconds on a disk
+ * busy with commits, and a run's steps must not wait for it). The row names the file at once; a
+ * failed write is logged and the replay shows the step without its picture.
+ */
+function saveScreenshot(ctx: AppContext, executionId: string, name: string, base64: string): void {
+  const dir = join(ctx.config.dataDir, 'screenshots', executionId)
+  mkdir(dir, { recursive: true })
+    .then(() => writeFile(join(dir, name), Buffer.from(base64, 'base64')))
+    .catch((err) => ctx.log.error({ err, jobExecutionId: executionId }, 'could not save a step screenshot'))
+}
+
+/** Marks an execution written already claimed (see acceptExecution) as running, with its event. */
+export function claimInserted(ctx: AppContext, row: ExecutionRow): void {
+  ctx.db
+    .update(executions)
+    .set({ status: 'running', desktopId: row.desktopId, lease: row.lease, startedAt: row.startedAt })
+    .where(eq(executions.seq, row.seq))
+    .run()
+  if (!row.callbackUrl) return
+  ctx.writes.tag('outbox')
+  enqueueStatusEvent(ctx.db, {
+    url: row.callbackUrl,
+    jobExecutionId: row.id,
+    executionId: row.seq,
+    eventType: 'execution_started',
+    payload: { status: 'running' },
+    timestamp: row.startedAt ?? undefined,
+  })
 }
 
 /**
@@ -82,10 +121,8 @@ export function recordStep(
 ): void {
   let screenshot: string | null = null
   if (step.screenshot) {
-    const dir = join(ctx.config.dataDir, 'screenshots', exec.id)
-    mkdirSync(dir, { recursive: true })
     screenshot = `${step.executionOrder}.jpg`
-    writeFileSync(join(dir, screenshot), Buffer.from(step.screenshot, 'base64'))
+    saveScreenshot(ctx, exec.id, screenshot, step.screenshot)
   }
   const row = {
     executionSeq: exec.seq,
@@ -99,8 +136,11 @@ export function recordStep(
     startedAt: step.startedAt,
     finishedAt: step.finishedAt ?? null,
   }
-  ctx.db.transaction(
-    (tx) => {
+  // Rides along with the next durable commit (the run's completion at the latest, which is queued
+  // after it): a step costs no fsync of its own.
+  ctx.writes.defer(
+    () => {
+      const tx = ctx.db
       tx.insert(executionSteps)
         .values(row)
         .onConflictDoUpdate({
@@ -109,6 +149,7 @@ export function recordStep(
         })
         .run()
       if (!exec.callbackUrl) return
+      ctx.writes.tag('outbox')
       enqueueStatusEvent(tx, {
         url: exec.callbackUrl,
         jobExecutionId: exec.id,
@@ -128,7 +169,7 @@ export function recordStep(
         timestamp: event === 'started' ? step.startedAt : (step.finishedAt ?? step.startedAt),
       })
     },
-    { behavior: 'immediate' },
+    (err) => ctx.log.error({ err, jobExecutionId: exec.id }, 'could not record a step'),
   )
 }
 
@@ -136,36 +177,41 @@ export function recordStep(
  * Ends a running execution (once: a later report for it is ignored) and queues its
  * execution_completed event. Returns the finished row, or null if it had already ended.
  */
-export function completeExecution(ctx: AppContext, id: string, c: Completion): ExecutionRow | null {
-  return ctx.db.transaction(
-    (tx) => {
-      const finishedAt = ctx.clock.now().toISOString()
-      const row = tx
-        .update(executions)
-        .set({
-          status: c.status,
-          result: c.body,
-          httpStatus: c.httpStatus,
-          scenario: c.scenario,
-          error: c.error,
-          finishedAt,
-        })
-        .where(and(eq(executions.id, id), sql`${executions.status} IN ('queued', 'running')`))
-        .returning()
-        .get()
-      if (row?.callbackUrl)
-        enqueueStatusEvent(tx, {
-          url: row.callbackUrl,
-          jobExecutionId: row.id,
-          executionId: row.seq,
-          eventType: 'execution_completed',
-          payload: { status: c.status, result: c.body, replayUrl: replayUrl(row) },
-          timestamp: finishedAt,
-        })
-      return row ?? null
-    },
-    { behavior: 'immediate' },
-  )
+export function completeExecution(
+  ctx: AppContext,
+  id: string,
+  completion: () => Completion,
+): Promise<ExecutionRow | null> {
+  return ctx.writes.run(() => {
+    // Evaluated inside the commit, after the run's deferred step records: a 207's per-step
+    // outcomes see every step.
+    const c = completion()
+    const finishedAt = ctx.clock.now().toISOString()
+    const row = ctx.db
+      .update(executions)
+      .set({
+        status: c.status,
+        result: c.body,
+        httpStatus: c.httpStatus,
+        scenario: c.scenario,
+        error: c.error,
+        finishedAt,
+      })
+      .where(and(eq(executions.id, id), sql`${executions.status} IN ('queued', 'running')`))
+      .returning()
+      .get()
+    if (row?.callbackUrl) ctx.writes.tag('outbox')
+    if (row?.callbackUrl)
+      enqueueStatusEvent(ctx.db, {
+        url: row.callbackUrl,
+        jobExecutionId: row.id,
+        executionId: row.seq,
+        eventType: 'execution_completed',
+        payload: { status: c.status, result: c.body, replayUrl: replayUrl(row) },
+        timestamp: finishedAt,
+      })
+    return row ?? null
+  })
 }
 
 export function runningExecutions(ctx: AppContext): ExecutionRow[] {

@@ -54,11 +54,35 @@ export function getJobByRoute(ctx: AppContext, method: string, pattern: string):
     .get()
 }
 
+/**
+ * Job rows for the hot paths (routing a call, choosing a desktop), kept until a job changes here
+ * (`jobs.changed`) or another process commits. The stability score in them may lag; nothing on
+ * those paths reads it.
+ */
+const jobRows = new WeakMap<AppContext, Map<string, Job>>()
+
+export function getJobCached(ctx: AppContext, id: string): Job | undefined {
+  let cache = jobRows.get(ctx)
+  if (!cache) {
+    const fresh = new Map<string, Job>()
+    cache = fresh
+    jobRows.set(ctx, fresh)
+    ctx.events.on('jobs.changed', (jobId) => fresh.delete(jobId))
+    ctx.events.on('db.external-change', () => fresh.clear())
+  }
+  let job = cache.get(id)
+  if (!job) {
+    job = getJob(ctx, id)
+    if (job) cache.set(id, job)
+  }
+  return job
+}
+
 /** Finds the job a request addresses; null when none matches. */
 export function matchJob(ctx: AppContext, method: string, path: string): (RouteMatch & { job: Job }) | null {
   const hit = routerFor(ctx).find(method, path)
   if (!hit) return null
-  const job = getJob(ctx, hit.jobId)
+  const job = getJobCached(ctx, hit.jobId)
   return job ? { ...hit, job } : null
 }
 

@@ -69,6 +69,7 @@ export function revokeKey(ctx: AppContext, idOrPrefix: string): KeyInfo {
   if (row.revokedAt) return toInfo(row)
   const revokedAt = ctx.clock.now().toISOString()
   ctx.db.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, row.id)).run()
+  ctx.events.emit('keys.changed')
   return toInfo({ ...row, revokedAt })
 }
 
@@ -98,21 +99,62 @@ const touchKey = preparedFor((db) =>
 const TOUCH_EVERY_MS = 60_000
 
 /**
+ * Keys this process has verified, by hash: a live key costs one SHA-256 and a map lookup, no
+ * database read. Dropped whenever another process commits (the CLI revoking a key) and on any
+ * revocation here, so a revoked key fails on its next request.
+ */
+interface VerifiedKey {
+  id: string
+  name: string
+  hash: Buffer
+  lastUsedAt: number
+}
+const verified = new WeakMap<AppContext, Map<string, VerifiedKey>>()
+
+function cacheFor(ctx: AppContext): Map<string, VerifiedKey> {
+  let cache = verified.get(ctx)
+  if (!cache) {
+    const fresh = new Map<string, VerifiedKey>()
+    cache = fresh
+    verified.set(ctx, fresh)
+    ctx.events.on('db.external-change', () => fresh.clear())
+    ctx.events.on('keys.changed', () => fresh.clear())
+  }
+  return cache
+}
+
+/**
  * Returns the key's identity, or null for anything that is not a live key (malformed, wrong
- * checksum, unknown, revoked): callers answer all of these the same way. Costs one SHA-256 and one
- * indexed lookup; the final comparison is constant-time.
+ * checksum, unknown, revoked): callers answer all of these the same way. Costs one SHA-256 and a
+ * cache or indexed lookup; the final comparison is constant-time.
  */
 export function verifyKey(
   ctx: AppContext,
   presented: string | null | undefined,
 ): { id: string; name: string } | null {
-  if (!presented || !isWellFormedApiKey(presented)) return null
+  if (!presented) return null
   const hash = hashApiKey(presented)
-  const row = findActiveByHash(ctx.db).get({ hash })
-  if (!row || !sameHash(row.hash, hash)) return null
-  const now = ctx.clock.now()
-  if (!row.lastUsedAt || now.getTime() - Date.parse(row.lastUsedAt) > TOUCH_EVERY_MS) {
-    touchKey(ctx.db).run({ id: row.id, at: now.toISOString() })
+  const cache = cacheFor(ctx)
+  const hex = hash.toString('hex')
+  let key = cache.get(hex)
+  if (!key) {
+    // The checksum turns junk away before the database is asked.
+    if (!isWellFormedApiKey(presented)) return null
+    const row = findActiveByHash(ctx.db).get({ hash })
+    if (!row) return null
+    key = {
+      id: row.id,
+      name: row.name,
+      hash: row.hash,
+      lastUsedAt: row.lastUsedAt ? Date.parse(row.lastUsedAt) : 0,
+    }
+    cache.set(hex, key)
   }
-  return { id: row.id, name: row.name }
+  if (!sameHash(key.hash, hash)) return null
+  const now = ctx.clock.now()
+  if (now.getTime() - key.lastUsedAt > TOUCH_EVERY_MS) {
+    key.lastUsedAt = now.getTime()
+    touchKey(ctx.db).run({ id: key.id, at: now.toISOString() })
+  }
+  return { id: key.id, name: key.name }
 }

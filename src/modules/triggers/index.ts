@@ -20,7 +20,7 @@ export const triggerRoutes = (ctx: AppContext, runtime: Runtime) =>
   new Elysia({ name: 'routes.triggers' }).all(
     '/*',
     async ({ request, set, server }) => {
-      const url = new URL(request.url)
+      const { url } = requestState(request)
       const path = url.pathname
       const method = request.method.toUpperCase()
       const body = await readJsonObject(request, ctx.config.bodyLimit)

@@ -58,18 +58,30 @@ export async function liveCall(ctx: AppContext, runtime: Runtime, call: LiveCall
     call.request.headers.get('x-job-async')?.toLowerCase() === 'true' ||
     prefer.async
 
-  const { execution, reused } = await acceptExecution(ctx, runtime.committer, {
-    job: call.job,
-    method: call.method,
-    path: call.path,
-    input: call.input,
-    apiKeyId: call.apiKeyId,
-    callbackUrl,
-    idempotencyKey,
-    requestId: call.requestId,
-    baseUrl: call.baseUrl,
-  })
-  if (!reused) runtime.scheduler.enqueued(execution)
+  const claim = runtime.scheduler.claimForCall(call.job)
+  let accepted: Awaited<ReturnType<typeof acceptExecution>>
+  try {
+    accepted = await acceptExecution(ctx, {
+      job: call.job,
+      method: call.method,
+      path: call.path,
+      input: call.input,
+      apiKeyId: call.apiKeyId,
+      callbackUrl,
+      idempotencyKey,
+      requestId: call.requestId,
+      baseUrl: call.baseUrl,
+      claim,
+    })
+  } catch (err) {
+    if (claim) runtime.scheduler.releaseClaim(claim.desktopId)
+    throw err
+  }
+  const { execution, reused } = accepted
+  if (reused) {
+    if (claim) runtime.scheduler.releaseClaim(claim.desktopId)
+  } else if (claim) runtime.scheduler.dispatchClaimed(execution)
+  else runtime.scheduler.enqueued(execution)
   const replayed: Record<string, string> = reused ? { 'idempotent-replayed': 'true' } : {}
   if (isAsync) {
     const ack = acknowledgement(execution, reused ? execution.status : 'queued')

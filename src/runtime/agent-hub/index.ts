@@ -48,6 +48,7 @@ export interface RunDispatch {
  */
 export class AgentHub {
   #sessions = new Map<string, AgentSession>()
+  #orphanHandler?: (desktopId: string, runId: string, lease: string, outcome: RunOutcome) => boolean
   #runs = new PendingRuns()
   #monitor: ReturnType<typeof setInterval>
   #unsubscribe: () => void
@@ -163,6 +164,21 @@ export class AgentHub {
     if (s?.reservedBy !== owner) return
     s.reservedBy = undefined
     this.ctx.events.emit('desktop.online', desktopId)
+  }
+
+  /** The result is recorded (committed): the agent may drop it from its journal. */
+  acknowledge(desktopId: string, runId: string): void {
+    this.#sessions.get(desktopId)?.send({ type: 'run.ack', runId })
+  }
+
+  /**
+   * Who takes results of runs nobody in this process dispatched (reported after a restart, from
+   * the agent's journal). Returning true means "I record it and acknowledge it afterwards".
+   */
+  setOrphanHandler(
+    handler: (desktopId: string, runId: string, lease: string, outcome: RunOutcome) => boolean,
+  ): void {
+    this.#orphanHandler = handler
   }
 
   /** The run the desktop's agent says it is in the middle of (from its hello or heartbeat). */
@@ -334,10 +350,13 @@ export class AgentHub {
     }
     if (session.busyRunId === msg.runId) session.busyRunId = undefined
     setDesktopStatus(this.ctx, desktopId, session.busyRunId ? 'busy' : 'online')
-    if (!this.#runs.settle(msg.runId, msg.outcome))
-      this.ctx.events.emit('agent.run-result', desktopId, msg.runId, msg.lease, msg.outcome)
-    // Listeners record the result synchronously, so it is durable before the agent forgets it.
-    session.send({ type: 'run.ack', runId: msg.runId })
+    // The agent keeps a result in its journal until acknowledged, so the ack must wait until the
+    // result is durable here: whoever records it calls acknowledge() after its commit.
+    if (this.#runs.settle(msg.runId, msg.outcome)) return
+    const adopted = this.#orphanHandler?.(desktopId, msg.runId, msg.lease, msg.outcome) ?? false
+    this.ctx.events.emit('agent.run-result', desktopId, msg.runId, msg.lease, msg.outcome)
+    // Nobody is waiting for it (already ended, or unknown): nothing to record, let the agent forget it.
+    if (!adopted) session.send({ type: 'run.ack', runId: msg.runId })
   }
 
   #dropSilent(): void {

@@ -22,15 +22,18 @@ export function hubDesktop(hub: AgentHub, desktopId: string, name: string): Desk
       hub.rpc<'changed' | 'timeout'>(desktopId, 'waitForChange', [windowId, timeoutMs], timeoutMs + 10_000),
     async run(automation: Automation, input: Record<string, unknown>) {
       const steps = new Map<number, StepRecord>()
+      const runId = newId()
       const outcome = await hub.run(
         desktopId,
-        { runId: newId(), automation, input, timeoutMs: VERIFY_TIMEOUT_MS },
+        { runId, automation, input, timeoutMs: VERIFY_TIMEOUT_MS },
         (_event, step) => {
           // The builder reads outcomes, not pictures: keep the verification cheap.
           const { screenshot: _, ...rest } = step
           steps.set(step.executionOrder, rest)
         },
       )
+      // A verification run is not recorded anywhere: nothing to wait for before the agent forgets it.
+      hub.acknowledge(desktopId, runId)
       return { ...outcome, steps: [...steps.values()].sort((a, b) => a.executionOrder - b.executionOrder) }
     },
   }

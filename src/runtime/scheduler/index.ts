@@ -6,14 +6,14 @@ import { newId } from '../../lib/ids.ts'
 import type { Completion, ExecutionRow } from '../../modules/executions/model.ts'
 import { completionFromFailure, completionFromOutcome } from '../../modules/executions/response.ts'
 import {
-  claimExecution,
+  claimExecutions,
   completeExecution,
   findExecution,
   listSteps,
   queuedExecutions,
   recordStep,
 } from '../../modules/executions/service.ts'
-import { getJob } from '../../modules/jobs/service.ts'
+import { getJobCached as getJob, type Job } from '../../modules/jobs/service.ts'
 import { recomputeStability } from '../../modules/jobs/stability.ts'
 import type { Automation } from '../../protocol/automation.ts'
 import type { RunOutcome } from '../../protocol/messages.ts'
@@ -42,6 +42,9 @@ export class Scheduler {
     (err) => this.ctx.log.error({ err }, 'scheduler pump failed'),
   )
   #stopped = false
+  #rescoring = new Set<string>()
+  /** Desktops promised to calls being accepted right now (see claimForCall). */
+  #setAside = new Set<string>()
   #unsubscribe: () => void
 
   constructor(
@@ -51,7 +54,9 @@ export class Scheduler {
     private readonly waiters: ExecutionWaiters,
   ) {
     this.#recovery = new RunRecovery(ctx, hub, (row, outcome, fallback) =>
-      this.#finish(row, outcome ? completionFromOutcome(row, outcome, listSteps(ctx, row.seq)) : fallback!),
+      this.#finish(row, () =>
+        outcome ? completionFromOutcome(row, outcome, listSteps(ctx, row.seq)) : fallback!,
+      ),
     )
     const pump = () => this.notify()
     ctx.events.on('desktop.online', pump)
@@ -71,6 +76,32 @@ export class Scheduler {
     this.#recovery.stop()
     for (const t of this.#timers.values()) clearTimeout(t)
     this.#timers.clear()
+  }
+
+  /**
+   * The fast path for a call that finds the system idle: with nothing queued and an idle desktop
+   * that may run the job, that desktop is set aside so the call's execution is written already
+   * claimed (one commit for acceptance and claim). Null when the call must queue.
+   */
+  claimForCall(job: Job): { desktopId: string; lease: string } | null {
+    if (this.#stopped || this.#queues.size > 0) return null
+    const desktop = this.hub
+      .onlineDesktops()
+      .find((d) => !d.busy && !this.#setAside.has(d.id) && mayRun(job, d))
+    if (!desktop) return null
+    this.#setAside.add(desktop.id)
+    return { desktopId: desktop.id, lease: newId() }
+  }
+
+  /** The call did not use its desktop after all (an error, or an idempotent replay). */
+  releaseClaim(desktopId: string): void {
+    if (this.#setAside.delete(desktopId)) this.notify()
+  }
+
+  /** The execution was written already claimed: send it to its desktop now. */
+  dispatchClaimed(row: ExecutionRow): void {
+    this.#setAside.delete(row.desktopId!)
+    this.#dispatch(row)
   }
 
   /** A new execution is durable: queue it and try to dispatch at once. */
@@ -98,7 +129,8 @@ export class Scheduler {
   }
 
   #pump(): void {
-    const idle = this.hub.onlineDesktops().filter((d) => !d.busy)
+    const idle = this.hub.onlineDesktops().filter((d) => !d.busy && !this.#setAside.has(d.id))
+    const picked: { jobId: string; seq: number; desktopId: string; lease: string }[] = []
     let progress = true
     while (progress && idle.length && this.#queues.size) {
       progress = false
@@ -114,21 +146,22 @@ export class Scheduler {
         if (i < 0) continue
         const desktop = idle.splice(i, 1)[0]!
         const item = this.#queues.shift(jobId)!
-        this.#dispatch(item.id, item.seq, jobId, desktop.id)
+        picked.push({ jobId, seq: item.seq, desktopId: desktop.id, lease: newId() })
         progress = true
       }
     }
+    if (!picked.length) return
+    // One durable transaction claims the whole pass; only then do runs go out.
+    for (const row of claimExecutions(this.ctx, picked)) this.#dispatch(row)
   }
 
-  #dispatch(id: string, seq: number, jobId: string, desktopId: string): void {
-    const lease = newId()
-    const row = claimExecution(this.ctx, seq, desktopId, lease)
-    if (!row) return
+  #dispatch(row: ExecutionRow): void {
+    const desktopId = row.desktopId!
+    const lease = row.lease!
     this.webhooks.notify()
     const automation = this.#automation(row.jobId, row.jobVersion)
     if (!automation)
-      return this.#finish(
-        row,
+      return this.#finish(row, () =>
         completionFromFailure(row, 'failed', {
           code: 'VERSION_MISSING',
           message: `Version ${row.jobVersion} of the job is missing`,
@@ -141,7 +174,6 @@ export class Scheduler {
         { runId: row.id, lease, automation, input: row.input, timeoutMs: row.timeoutMs },
         (event, step) => {
           recordStep(this.ctx, row, event, step)
-          this.webhooks.notify()
         },
       )
     } catch (err) {
@@ -149,11 +181,11 @@ export class Scheduler {
       this.ctx.db
         .update(executions)
         .set({ status: 'queued', desktopId: null, lease: null, startedAt: null })
-        .where(and(eq(executions.id, id), eq(executions.lease, lease)))
+        .where(and(eq(executions.id, row.id), eq(executions.lease, lease)))
         .run()
-      this.#queues.unshift(jobId, { seq, id })
+      this.#queues.unshift(row.jobId, { seq: row.seq, id: row.id })
       this.ctx.log.warn(
-        { err, jobExecutionId: id, desktopId },
+        { err, jobExecutionId: row.id, desktopId },
         'dispatch failed before reaching the agent; requeued',
       )
       return
@@ -162,8 +194,7 @@ export class Scheduler {
       row.id,
       setTimeout(() => {
         this.hub.cancel(desktopId, row.id, 'run timed out')
-        this.#finish(
-          row,
+        this.#finish(row, () =>
           completionFromFailure(row, 'timed_out', {
             code: 'RUN_TIMED_OUT',
             message: `The run did not finish within ${row.timeoutMs} ms`,
@@ -172,10 +203,9 @@ export class Scheduler {
       }, row.timeoutMs + TIMEOUT_MARGIN_MS),
     )
     outcome.then(
-      (o) => this.#finish(row, completionFromOutcome(row, o, listSteps(this.ctx, row.seq))),
+      (o) => this.#finish(row, () => completionFromOutcome(row, o, listSteps(this.ctx, row.seq))),
       (err: Error) =>
-        this.#finish(
-          row,
+        this.#finish(row, () =>
           completionFromFailure(row, 'failed', {
             code: err instanceof AgentLostError ? 'AGENT_LOST' : 'DISPATCH_FAILED',
             message: err.message,
@@ -184,28 +214,47 @@ export class Scheduler {
     )
   }
 
-  #finish(row: ExecutionRow, completion: Completion): void {
+  #finish(row: ExecutionRow, completion: () => Completion): void {
     // After stop() (shutdown), outcomes like "agent lost" are artefacts of the shutdown itself:
     // the execution stays running and the next start recovers it.
     if (this.#stopped) return
     clearTimeout(this.#timers.get(row.id))
     this.#timers.delete(row.id)
-    const done = completeExecution(this.ctx, row.id, completion)
-    if (done) {
-      this.ctx.log.info(
-        { jobExecutionId: row.id, executionId: row.seq, status: done.status, desktopId: row.desktopId },
-        'execution finished',
-      )
-      this.waiters.settle(row.id)
-      this.webhooks.notify()
-      recomputeStability(this.ctx, row.jobId)
-    }
-    this.notify()
+    completeExecution(this.ctx, row.id, completion).then(
+      (done) => {
+        // Durable now: the agent may forget the result.
+        if (row.desktopId) this.hub.acknowledge(row.desktopId, row.id)
+        if (done) {
+          this.ctx.log.info(
+            { jobExecutionId: row.id, executionId: row.seq, status: done.status, desktopId: row.desktopId },
+            'execution finished',
+          )
+          this.waiters.settle(row.id)
+          this.#rescore(row.jobId)
+        }
+        this.notify()
+      },
+      (err) =>
+        this.ctx.log.error({ err, jobExecutionId: row.id }, 'could not record the end of an execution'),
+    )
+  }
+
+  /** Live results move the stability score; recomputed once per job per moment, not per run. */
+  #rescore(jobId: string): void {
+    if (this.#rescoring.has(jobId)) return
+    this.#rescoring.add(jobId)
+    this.ctx.writes.defer(
+      () => {
+        this.#rescoring.delete(jobId)
+        recomputeStability(this.ctx, jobId)
+      },
+      (err) => this.ctx.log.error({ err, jobId }, 'could not recompute the stability score'),
+    )
   }
 
   #failQueued(id: string, code: string, message: string): void {
     const row = findExecution(this.ctx, id)
-    if (row) this.#finish(row, completionFromFailure(row, 'failed', { code, message }))
+    if (row) this.#finish(row, () => completionFromFailure(row, 'failed', { code, message }))
   }
 
   #automation(jobId: string, version: number): Automation | undefined {

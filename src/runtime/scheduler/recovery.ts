@@ -24,12 +24,13 @@ export class RunRecovery {
 
   start(): void {
     for (const row of runningExecutions(this.ctx)) this.#watch(row, this.ctx.config.agentGraceMs)
-    const onResult = (_desktopId: string, runId: string, lease: string, outcome: RunOutcome) => {
+    this.hub.setOrphanHandler((_desktopId, runId, lease, outcome) => {
       const orphan = this.#orphans.get(runId)
-      if (!orphan || orphan.row.lease !== lease) return
+      if (!orphan || orphan.row.lease !== lease) return false
       this.#release(runId)
       this.finish(orphan.row, outcome)
-    }
+      return true
+    })
     // An agent that comes back still busy with the run gets until the run's own deadline.
     const onOnline = (desktopId: string) => {
       const runId = this.hub.busyRunOf(desktopId)
@@ -39,12 +40,8 @@ export class RunRecovery {
         Date.parse(orphan.row.startedAt ?? '') + orphan.row.timeoutMs + this.ctx.config.agentGraceMs
       this.#watch(orphan.row, Math.max(0, deadline - Date.now()))
     }
-    this.ctx.events.on('agent.run-result', onResult)
     this.ctx.events.on('desktop.online', onOnline)
-    this.#listeners.push(
-      () => this.ctx.events.off('agent.run-result', onResult),
-      () => this.ctx.events.off('desktop.online', onOnline),
-    )
+    this.#listeners.push(() => this.ctx.events.off('desktop.online', onOnline))
   }
 
   stop(): void {
