@@ -41,7 +41,12 @@ export function createLogger(opts: LoggerOptions): Logger {
   if (opts.destination) return pino(base, opts.destination)
   // Lines are written in 4 KiB batches (one syscall per ~20 access lines under load) and at least
   // once a second, so a quiet server's log is still current when someone tails it.
-  const logger = pino(base, pino.destination({ dest: 1, sync: false, minLength: 4096 }))
-  setInterval(() => logger.flush(), 1000).unref()
+  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 })
+  const logger = pino(base, destination)
+  // Only when no write is in flight: under constant load the buffer drains by itself, and a flush
+  // during a write would queue another 'drain' listener each second.
+  setInterval(() => {
+    if (!(destination as unknown as { _writing: boolean })._writing) destination.flush()
+  }, 1000).unref()
   return logger
 }
