@@ -4,6 +4,7 @@
 import type { AppSpec, Automation, Outcome } from '../protocol/automation.ts'
 import type { ActionResult, ElementAction, Snapshot, WindowInfo } from '../protocol/elements.ts'
 import type { RunOutcome, StepRecord } from '../protocol/messages.ts'
+import type { Question, QuestionKind } from '../protocol/questions.ts'
 
 /** The desktop as the builder sees it: the Driver's calls plus "run this automation for real". */
 export interface DesktopPort {
@@ -17,21 +18,7 @@ export interface DesktopPort {
   run(automation: Automation, input: Record<string, unknown>): Promise<RunOutcome & { steps: StepRecord[] }>
 }
 
-export type QuestionKind =
-  | 'choose_window'
-  | 'map_field'
-  | 'fill_required'
-  | 'choose_submit'
-  | 'choose_outputs'
-  | 'free_text'
-
-export interface Question {
-  kind: QuestionKind
-  /** Phrased for a person who knows the business, not the code. */
-  text: string
-  options: { value: string; label: string }[]
-  multiple: boolean
-}
+export type { Question, QuestionKind }
 
 export interface BuildIO {
   /** Records what the builder looked at, tried, decided and why (shown in `progress`). */

@@ -1,49 +1,15 @@
 // A first build of the fixture CRM's "create a customer" flow, in real Chromium: no question
 // for a sample that names its fields, a question for a value or a required field it does not.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { BrowserDriver } from '../../src/agent/drivers/browser/index.ts'
-import type { BuildRequest, BuildResult, SampleSpec } from '../../src/builder/contract.ts'
-import { buildAutomation } from '../../src/builder/index.ts'
-import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts'
+import { describe, expect, test } from 'bun:test'
+import type { SampleSpec } from '../../src/builder/contract.ts'
 import { localDesktop } from '../helpers/local-desktop.ts'
+import { CREATE_PROMPT, crmBrowser, EXPECT_ID, katherine } from './crm-harness.ts'
 import { optionLabelled, scriptedIO } from './scripted-io.ts'
 
-let fixtures: FixtureServer
-let driver: BrowserDriver
+const crm = crmBrowser()
 
-beforeAll(async () => {
-  fixtures = await startFixtureServer()
-  driver = new BrowserDriver()
-  await driver.start()
-  await driver.launch({ url: `${fixtures.url}/crm/` })
-})
-
-afterAll(async () => {
-  await driver?.stop()
-  await fixtures?.stop()
-})
-
-const PROMPT = 'Create a customer in the CRM and return its id'
-const EXPECT_ID = { customerId: { $type: 'string' } }
-const katherine = {
-  firstName: 'Katherine',
-  lastName: 'Johnson',
-  email: 'katherine@example.com',
-  country: 'Germany',
-  vip: true,
-}
-
-function succeeded(result: BuildResult): Extract<BuildResult, { ok: true }> {
-  if (!result.ok) throw new Error(`build failed: ${result.code}: ${result.message}`)
-  return result
-}
-
-async function build(request: BuildRequest, script = scriptedIO()) {
-  const result = await buildAutomation(localDesktop(driver), script.io, request)
-  if (process.env.BUILDER_TRANSCRIPT) console.log(script.lines.join('\n'))
-  expect(script.unexpected).toEqual([])
-  return { result: succeeded(result), script }
-}
+const PROMPT = CREATE_PROMPT
+const build = crm.build
 
 describe('a first build of "create a customer"', () => {
   test('succeeds without a question; the automation returns the id of whatever it creates', async () => {
@@ -79,7 +45,7 @@ describe('a first build of "create a customer"', () => {
     })
 
     // New data through the real runner: a customer with another name, its own id read back.
-    const port = localDesktop(driver)
+    const port = localDesktop(crm.driver())
     const grace = {
       firstName: 'Dorothy',
       lastName: 'Vaughan',
@@ -90,8 +56,8 @@ describe('a first build of "create a customer"', () => {
     expect(run.status).toBe('succeeded')
     expect(run.result.customerId).toMatch(/^C-\d{4}$/)
     // The id is the one the CRM shows for this customer, not a value the builder saw.
-    const [window] = (await driver.listWindows()).filter((w) => w.url?.includes('/crm/'))
-    const shown = JSON.stringify((await driver.snapshot(window!.id)).root)
+    const [window] = (await crm.driver().listWindows()).filter((w) => w.url?.includes('/crm/'))
+    const shown = JSON.stringify((await crm.driver().snapshot(window!.id)).root)
     expect(shown).toContain(`Customer ${run.result.customerId} created`)
   }, 60_000)
 

@@ -1,50 +1,15 @@
 // Extending the CRM's "create a customer" job sample by sample, in real Chromium: new endings
 // become scenarios, known ones change nothing, and every earlier sample is re-verified.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { BrowserDriver } from '../../src/agent/drivers/browser/index.ts'
-import type { BuildRequest, BuildResult, SampleSpec } from '../../src/builder/contract.ts'
-import { buildAutomation } from '../../src/builder/index.ts'
+import { describe, expect, test } from 'bun:test'
+import type { SampleSpec } from '../../src/builder/contract.ts'
 import { crmCreateCustomer } from '../fixtures/automations/crm.ts'
-import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts'
-import { localDesktop } from '../helpers/local-desktop.ts'
+import { CREATE_PROMPT, crmBrowser, EXPECT_ID, katherine } from './crm-harness.ts'
 import { scriptedIO } from './scripted-io.ts'
 
-let fixtures: FixtureServer
-let driver: BrowserDriver
+const crm = crmBrowser()
 
-beforeAll(async () => {
-  fixtures = await startFixtureServer()
-  driver = new BrowserDriver()
-  await driver.start()
-  await driver.launch({ url: `${fixtures.url}/crm/` })
-})
-
-afterAll(async () => {
-  await driver?.stop()
-  await fixtures?.stop()
-})
-
-const PROMPT = 'Create a customer in the CRM and return its id'
-const EXPECT_ID = { customerId: { $type: 'string' } }
-const katherine = {
-  firstName: 'Katherine',
-  lastName: 'Johnson',
-  email: 'katherine@example.com',
-  country: 'Germany',
-  vip: true,
-}
-
-function succeeded(result: BuildResult): Extract<BuildResult, { ok: true }> {
-  if (!result.ok) throw new Error(`build failed: ${result.code}: ${result.message}`)
-  return result
-}
-
-async function build(request: BuildRequest, script = scriptedIO()) {
-  const result = await buildAutomation(localDesktop(driver), script.io, request)
-  if (process.env.BUILDER_TRANSCRIPT) console.log(script.lines.join('\n'))
-  expect(script.unexpected).toEqual([])
-  return { result: succeeded(result), script }
-}
+const PROMPT = CREATE_PROMPT
+const build = crm.build
 
 describe('extending the job sample by sample', () => {
   test('a duplicate email and a missing email become scenarios; earlier samples are re-verified', async () => {
@@ -118,7 +83,7 @@ describe('extending the job sample by sample', () => {
   }, 120_000)
 
   test('extends a hand-written automation too: a missing email makes its fill optional and a new scenario', async () => {
-    const handWritten = crmCreateCustomer(fixtures.url)
+    const handWritten = crmCreateCustomer(crm.url())
     const script = scriptedIO()
     const { email: _, ...noEmail } = katherine
     const { result } = await build(

@@ -1,26 +1,12 @@
 // The builder on a lookup: no `expect`, so the outputs come from the label/value pairs that
 // appear, suggested from the prompt's words and confirmed by the person teaching.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { BrowserDriver } from '../../src/agent/drivers/browser/index.ts'
+import { describe, expect, test } from 'bun:test'
 import { buildAutomation } from '../../src/builder/index.ts'
-import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts'
 import { localDesktop } from '../helpers/local-desktop.ts'
+import { crmBrowser } from './crm-harness.ts'
 import { optionsStartingWith, scriptedIO } from './scripted-io.ts'
 
-let fixtures: FixtureServer
-let driver: BrowserDriver
-
-beforeAll(async () => {
-  fixtures = await startFixtureServer()
-  driver = new BrowserDriver()
-  await driver.start()
-  await driver.launch({ url: `${fixtures.url}/crm/` })
-})
-
-afterAll(async () => {
-  await driver?.stop()
-  await fixtures?.stop()
-})
+const crm = crmBrowser()
 
 const PROMPT = 'Find a customer by id and return the name and country'
 
@@ -30,7 +16,7 @@ describe('a lookup build', () => {
       const script = scriptedIO([
         { kind: 'choose_outputs', answer: optionsStartingWith('Name:', 'Country:') },
       ])
-      const port = localDesktop(driver)
+      const port = localDesktop(crm.driver())
       const result = await buildAutomation(port, script.io, {
         prompt: PROMPT,
         sample: { id: 's1', input: { [key]: 'C-1040' } },
@@ -65,7 +51,7 @@ describe('a lookup build', () => {
 
   test('with exact expected values, reads them without asking', async () => {
     const script = scriptedIO()
-    const port = localDesktop(driver)
+    const port = localDesktop(crm.driver())
     const result = await buildAutomation(port, script.io, {
       prompt: 'Look up a customer and return the email and whether they are a VIP',
       sample: {

@@ -10,7 +10,7 @@ import { type Canary, startCanary } from '../helpers/webhook-receiver.ts'
 
 /** A public address used for validation only: no test ever sends traffic to it. */
 const PUBLIC = '93.184.216.34'
-/** The rebinding stub's second answer: the delivery-time lookup points at loopback. */
+/** The rebinding resolver's second answer: the delivery-time lookup points at loopback. */
 const rebinding: Lookup = async () => ['127.0.0.1']
 
 let s: TestServer

@@ -1,22 +1,13 @@
 import { index, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import type { Question, QuestionKind } from '../../protocol/questions.ts'
 import { jobs, samples } from './jobs.ts'
 
 export type BuildStatus = 'queued' | 'exploring' | 'waiting_for_answer' | 'verifying' | 'succeeded' | 'failed'
 
-export type QuestionKind =
-  | 'choose_window'
-  | 'map_field'
-  | 'fill_required'
-  | 'choose_submit'
-  | 'choose_outputs'
-  | 'free_text'
+export type { QuestionKind }
 
-export interface BuildQuestion {
+export interface BuildQuestion extends Question {
   id: string
-  kind: QuestionKind
-  text: string
-  options: { value: string; label: string }[]
-  multiple: boolean
 }
 
 export interface BuildAnswer {

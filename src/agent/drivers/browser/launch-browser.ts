@@ -23,7 +23,7 @@ export interface LaunchedBrowser {
 
 // Flags that keep an automation browser quiet and deterministic: no first-run UI, no background
 // downloads or sync, no GPU (servers and VMs rarely have one). Port 0 lets the OS pick the port.
-const BASE_FLAGS = [
+export const QUIET_BROWSER_FLAGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
@@ -31,8 +31,8 @@ const BASE_FLAGS = [
   '--disable-sync',
   '--no-first-run',
   '--no-default-browser-check',
-  '--remote-debugging-port=0',
 ]
+const BASE_FLAGS = [...QUIET_BROWSER_FLAGS, '--remote-debugging-port=0']
 
 const KNOWN_BROWSERS: Partial<Record<NodeJS.Platform, string[]>> = {
   // Edge ships with every Windows PC; its folder depends on the Windows build.

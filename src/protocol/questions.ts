@@ -1,0 +1,17 @@
+/** The builder's question kinds (DESIGN §2), shared by the builder, the builds table and the API. */
+export type QuestionKind =
+  | 'choose_window'
+  | 'map_field'
+  | 'fill_required'
+  | 'choose_submit'
+  | 'choose_outputs'
+  | 'free_text'
+
+/** A question as the builder asks it; the builds table adds its id. */
+export interface Question {
+  kind: QuestionKind
+  /** Phrased for a person who knows the business, not the code. */
+  text: string
+  options: { value: string; label: string }[]
+  multiple: boolean
+}
