@@ -38,10 +38,13 @@ export async function mapFields(
       score,
     })
   }
-  for (const leaf of ignored)
-    session.progress('map', `Header “${leaf.key}” matches no field clearly; it is not used`, {
-      input: leaf.path,
-    })
+  // One line for all of them: request headers rarely feed a field, and a line each buries the rest.
+  if (ignored.length)
+    session.progress(
+      'map',
+      `Request headers that match no field clearly are not used: ${ignored.map((l) => `“${l.key}”`).join(', ')}`,
+      { inputs: ignored.map((l) => l.path) },
+    )
   for (const item of unsure) await askWhere(session, item, mapping)
 
   const fed = new Set([...mapping.values()].flatMap((m) => (m.leaf ? [m.leaf] : [])))
