@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.ts'
 import type { Automation } from '../../protocol/automation.ts'
 import { inputKey, JOB_FILE_FORMAT, JOB_FILE_VERSION, type JobFile, type JobFileSample } from './job-file.ts'
 import { checkJobFile } from './job-file-check.ts'
-import { addJobRoute, routerFor } from './routes-cache.ts'
+import { transactionWithRoutes } from './routes-cache.ts'
 import { getJob, getJobByRoute, insertJobVersion, type Job } from './service.ts'
 
 /**
@@ -82,68 +82,56 @@ export interface ImportResult {
  */
 export function importJob(ctx: AppContext, data: unknown, opts: { live?: boolean } = {}): ImportResult {
   const file = checkJobFile(data)
-  const router = routerFor(ctx)
-  let addedRoute = false
-  try {
-    const result = ctx.db.transaction(
-      (tx) => {
-        const now = ctx.clock.now().toISOString()
-        const settings = {
-          prompt: file.prompt,
-          desktopPool: file.desktopPool ?? null,
-          timeoutMs: file.timeoutMs ?? null,
-          updatedAt: now,
-        }
-        const existing = getJobByRoute(ctx, file.method, file.path)
-        const jobId = existing?.id ?? newId()
-        if (existing) {
-          tx.update(jobs).set(settings).where(eq(jobs.id, jobId)).run()
-        } else {
-          tx.insert(jobs)
-            .values({ id: jobId, method: file.method, path: file.path, createdAt: now, ...settings })
-            .run()
-          addJobRoute(router, file.method, file.path, jobId, "rename the path in the file to that job's path")
-          addedRoute = true
-        }
-        const known = new Set(
-          tx
-            .select({ input: samples.input })
-            .from(samples)
-            .where(eq(samples.jobId, jobId))
-            .all()
-            .map((s) => inputKey(s.input)),
-        )
-        let samplesAdded = 0
-        for (const s of file.samples) {
-          const key = inputKey(s.input)
-          if (known.has(key)) continue
-          known.add(key)
-          tx.insert(samples)
-            .values({
-              id: newId(),
-              jobId,
-              input: s.input,
-              expect: s.expect ?? null,
-              scenario: s.scenario ?? null,
-              status: s.status ?? 'pending',
-              createdAt: now,
-              updatedAt: now,
-            })
-            .run()
-          samplesAdded++
-        }
-        const version = insertJobVersion(tx, now, jobId, file.automation)
-        if (opts.live)
-          tx.update(jobs).set({ mode: 'live', liveVersion: version }).where(eq(jobs.id, jobId)).run()
-        return { jobId, version, created: !existing, samplesAdded }
-      },
-      { behavior: 'immediate' },
+  const result = transactionWithRoutes(ctx, (tx, addRoute) => {
+    const now = ctx.clock.now().toISOString()
+    const settings = {
+      prompt: file.prompt,
+      desktopPool: file.desktopPool ?? null,
+      timeoutMs: file.timeoutMs ?? null,
+      updatedAt: now,
+    }
+    const existing = getJobByRoute(ctx, file.method, file.path)
+    const jobId = existing?.id ?? newId()
+    if (existing) {
+      tx.update(jobs).set(settings).where(eq(jobs.id, jobId)).run()
+    } else {
+      tx.insert(jobs)
+        .values({ id: jobId, method: file.method, path: file.path, createdAt: now, ...settings })
+        .run()
+      addRoute(file.method, file.path, jobId, "rename the path in the file to that job's path")
+    }
+    const known = new Set(
+      tx
+        .select({ input: samples.input })
+        .from(samples)
+        .where(eq(samples.jobId, jobId))
+        .all()
+        .map((s) => inputKey(s.input)),
     )
-    ctx.events.emit('jobs.changed', result.jobId)
-    const { jobId, ...rest } = result
-    return { job: getJob(ctx, jobId)!, ...rest }
-  } catch (err) {
-    if (addedRoute) router.remove(file.method, file.path)
-    throw err
-  }
+    let samplesAdded = 0
+    for (const s of file.samples) {
+      const key = inputKey(s.input)
+      if (known.has(key)) continue
+      known.add(key)
+      tx.insert(samples)
+        .values({
+          id: newId(),
+          jobId,
+          input: s.input,
+          expect: s.expect ?? null,
+          scenario: s.scenario ?? null,
+          status: s.status ?? 'pending',
+          createdAt: now,
+          updatedAt: now,
+        })
+        .run()
+      samplesAdded++
+    }
+    const version = insertJobVersion(tx, now, jobId, file.automation)
+    if (opts.live) tx.update(jobs).set({ mode: 'live', liveVersion: version }).where(eq(jobs.id, jobId)).run()
+    return { jobId, version, created: !existing, samplesAdded }
+  })
+  ctx.events.emit('jobs.changed', result.jobId)
+  const { jobId, ...rest } = result
+  return { job: getJob(ctx, jobId)!, ...rest }
 }

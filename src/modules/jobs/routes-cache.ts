@@ -53,3 +53,29 @@ export function addJobRoute(
     )
   }
 }
+
+type Tx = Parameters<Parameters<AppContext['db']['transaction']>[0]>[0]
+type AddRoute = (method: string, pattern: string, jobId: string, remedy: string) => void
+
+/**
+ * An immediate transaction that may create jobs: `addRoute` registers a new job's route in the
+ * in-memory router at once (so a conflict aborts the transaction), and every route it added is
+ * taken back if the transaction fails, so the router never holds a job the table does not.
+ */
+export function transactionWithRoutes<T>(ctx: AppContext, work: (tx: Tx, addRoute: AddRoute) => T): T {
+  const router = routerFor(ctx)
+  const added: [string, string][] = []
+  try {
+    return ctx.db.transaction(
+      (tx) =>
+        work(tx, (method, pattern, jobId, remedy) => {
+          addJobRoute(router, method, pattern, jobId, remedy)
+          added.push([method, pattern])
+        }),
+      { behavior: 'immediate' },
+    )
+  } catch (err) {
+    for (const [method, pattern] of added) router.remove(method, pattern)
+    throw err
+  }
+}

@@ -7,7 +7,7 @@ import { schemaProblems } from '../../lib/validation.ts'
 import { insertBuild } from '../builds/service.ts'
 import { isReservedPath, matchPattern, parsePattern } from '../jobs/path-pattern.ts'
 import { JOB_METHODS } from '../jobs/router.ts'
-import { addJobRoute, routerFor } from '../jobs/routes-cache.ts'
+import { routerFor, transactionWithRoutes } from '../jobs/routes-cache.ts'
 import { getJobByRoute, type Job } from '../jobs/service.ts'
 import type { HttpInfo, JobInput } from '../triggers/job-input.ts'
 import { ENVELOPE_KEY, EXPECT_TYPES, TeachEnvelope, type TeachResponse } from './model.ts'
@@ -40,81 +40,70 @@ export function teach(ctx: AppContext, req: TeachRequest): TeachResult {
       { field: `${ENVELOPE_KEY}.method` },
     )
   const { pattern, params } = resolvePattern(ctx, method, req.path, envelope.path)
-  const router = routerFor(ctx)
-  let addedRoute = false
-  try {
-    const result = ctx.db.transaction(
-      (tx) => {
-        const now = ctx.clock.now().toISOString()
-        let job = getJobByRoute(ctx, method, pattern)
-        const created = !job
-        if (!job) {
-          if (!envelope.prompt)
-            throw new AppError(
-              'INVALID_ENVELOPE',
-              `${ENVELOPE_KEY}.prompt is required on the first teaching call of ${method} ${pattern}: describe what the job should do`,
-              { field: `${ENVELOPE_KEY}.prompt` },
-            )
-          job = {
-            id: newId(),
-            method,
-            path: pattern,
-            mode: 'learning',
-            prompt: envelope.prompt,
-            stabilityScore: 0,
-            liveVersion: null,
-            draftVersion: null,
-            desktopId: null,
-            desktopPool: null,
-            timeoutMs: null,
-            createdAt: now,
-            updatedAt: now,
-          }
-          tx.insert(jobs).values(job).run()
-          addJobRoute(router, method, pattern, job.id, "teach that job's path instead")
-          addedRoute = true
-        } else if (envelope.prompt && envelope.prompt !== job.prompt) {
-          // The latest description wins: teaching is how a job's purpose gets refined.
-          job = { ...job, prompt: envelope.prompt, updatedAt: now }
-          tx.update(jobs).set({ prompt: job.prompt, updatedAt: now }).where(eq(jobs.id, job.id)).run()
-        }
-        const sample = {
-          id: newId(),
-          jobId: job.id,
-          input: { ...req.input, _http: { ...req.http, params } },
-          expect: envelope.expect ?? null,
-          prompt: envelope.prompt ?? null,
-          scenario: envelope.scenario ?? null,
-          status: 'pending' as const,
-          createdAt: now,
-          updatedAt: now,
-        }
-        tx.insert(samples).values(sample).run()
-        const build = insertBuild(tx, now, {
-          jobId: job.id,
-          sampleId: sample.id,
-          scenario: sample.scenario,
-          desktop: envelope.desktop ?? null,
-        })
-        const response: TeachResponse = {
-          jobId: job.id,
-          mode: job.mode,
-          buildId: build.id,
-          buildPath: `/_builds/${build.id}`,
-          sampleId: sample.id,
-          stabilityScore: job.stabilityScore,
-        }
-        return { response, created, job }
-      },
-      { behavior: 'immediate' },
-    )
-    ctx.events.emit('jobs.changed', result.job.id)
-    ctx.events.emit('build.queued', result.response.buildId)
-    return result
-  } catch (err) {
-    if (addedRoute) router.remove(method, pattern)
-    throw err
-  }
+  const result = transactionWithRoutes(ctx, (tx, addRoute) => {
+    const now = ctx.clock.now().toISOString()
+    let job = getJobByRoute(ctx, method, pattern)
+    const created = !job
+    if (!job) {
+      if (!envelope.prompt)
+        throw new AppError(
+          'INVALID_ENVELOPE',
+          `${ENVELOPE_KEY}.prompt is required on the first teaching call of ${method} ${pattern}: describe what the job should do`,
+          { field: `${ENVELOPE_KEY}.prompt` },
+        )
+      job = {
+        id: newId(),
+        method,
+        path: pattern,
+        mode: 'learning',
+        prompt: envelope.prompt,
+        stabilityScore: 0,
+        liveVersion: null,
+        draftVersion: null,
+        desktopId: null,
+        desktopPool: null,
+        timeoutMs: null,
+        createdAt: now,
+        updatedAt: now,
+      }
+      tx.insert(jobs).values(job).run()
+      addRoute(method, pattern, job.id, "teach that job's path instead")
+    } else if (envelope.prompt && envelope.prompt !== job.prompt) {
+      // The latest description wins: teaching is how a job's purpose gets refined.
+      job = { ...job, prompt: envelope.prompt, updatedAt: now }
+      tx.update(jobs).set({ prompt: job.prompt, updatedAt: now }).where(eq(jobs.id, job.id)).run()
+    }
+    const sample = {
+      id: newId(),
+      jobId: job.id,
+      input: { ...req.input, _http: { ...req.http, params } },
+      expect: envelope.expect ?? null,
+      prompt: envelope.prompt ?? null,
+      scenario: envelope.scenario ?? null,
+      status: 'pending' as const,
+      createdAt: now,
+      updatedAt: now,
+    }
+    tx.insert(samples).values(sample).run()
+    const build = insertBuild(tx, now, {
+      jobId: job.id,
+      sampleId: sample.id,
+      scenario: sample.scenario,
+      desktop: envelope.desktop ?? null,
+    })
+    const response: TeachResponse = {
+      jobId: job.id,
+      mode: job.mode,
+      buildId: build.id,
+      buildPath: `/_builds/${build.id}`,
+      sampleId: sample.id,
+      stabilityScore: job.stabilityScore,
+    }
+    return { response, created, job }
+  })
+  ctx.events.emit('jobs.changed', result.job.id)
+  ctx.events.emit('build.queued', result.response.buildId)
+  return result
 }
 
 function validateEnvelope(raw: unknown): TeachEnvelope {
