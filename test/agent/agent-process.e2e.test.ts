@@ -48,6 +48,8 @@ function flatten(e: UiElement): UiElement[] {
 
 describe('enrollment', () => {
   test('the agent enrolled, saved an owner-only credential and shows online', async () => {
+    // The shown status is written with the next commit (deferred), a few ms after the welcome.
+    await eventually(async () => desktop().status === 'online')
     expect(desktop()).toMatchObject({
       name: 'front-desk-1',
       platform: 'linux',
