@@ -89,6 +89,11 @@ export const AppSpec = Type.Object({
   processName: Type.Optional(Type.String()),
   executable: Type.Optional(Type.String()),
   args: Type.Optional(Type.Array(Type.String())),
+  /**
+   * Web apps: origins (scheme://host:port) the browser may load besides the start URL's own.
+   * Everything else is blocked while the app is driven (builds never leave the app).
+   */
+  allowOrigins: Type.Optional(Type.Array(Type.String())),
 })
 export type AppSpec = Static<typeof AppSpec>
 
@@ -118,14 +123,29 @@ export const Step = Type.Union([
     clickCount: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })),
   }),
   Type.Object({ kind: Type.Literal('fill'), ...stepBase, ...optional, target: Selector, value: Template }),
-  /** `value` renders to an option value or label; a list (JSON array input) selects several. */
-  Type.Object({ kind: Type.Literal('select'), ...stepBase, ...optional, target: Selector, value: Template }),
+  /**
+   * `value` renders to an option value or label; a list (JSON array input) selects several.
+   * `valueMap` translates the caller's words to the app's option first ("defect" → "Code_Defect"),
+   * compared without case or accents; options are then matched by value or label the same way.
+   */
+  Type.Object({
+    kind: Type.Literal('select'),
+    ...stepBase,
+    ...optional,
+    target: Selector,
+    value: Template,
+    valueMap: Type.Optional(Type.Record(Type.String(), Type.String())),
+  }),
+  /** Opens a URL in the app's window; relative URLs resolve against the current page ("/tickets/{{id}}"). */
+  Type.Object({ kind: Type.Literal('navigate'), ...stepBase, url: Template }),
   Type.Object({
     kind: Type.Literal('check'),
     ...stepBase,
     ...optional,
     target: Selector,
     checked: Type.Union([Type.Boolean(), Template]),
+    /** For a radio picked by the input: the caller's word → the radio's name ("yes" → "Oui"). */
+    valueMap: Type.Optional(Type.Record(Type.String(), Type.String())),
   }),
   Type.Object({
     kind: Type.Literal('keys'),
@@ -137,7 +157,16 @@ export const Step = Type.Union([
   Type.Object({
     kind: Type.Literal('read'),
     ...stepBase,
-    target: Selector,
+    /** Required unless `source` is `url`. */
+    target: Type.Optional(Selector),
+    /**
+     * `element` (default): the target's value or text. `url`: the page's address (no target).
+     * `rows`: the target is a table, grid or list; the value is an array of objects, one per row
+     * (data rows only), keyed by `columns` (output key → column header text) or, without
+     * `columns`, by the headers themselves; list items give `{text, href?}`.
+     */
+    source: Type.Optional(Type.Union([Type.Literal('element'), Type.Literal('url'), Type.Literal('rows')])),
+    columns: Type.Optional(Type.Record(Type.String(), Type.String())),
     /** Output key the value is stored under (and a template variable for later steps). */
     into: Type.String({ minLength: 1 }),
     /** `auto`: the value of a control, else its text. */

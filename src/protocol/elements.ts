@@ -97,6 +97,15 @@ export const UiElement = Type.Recursive(
       states: Type.Array(UiState),
       /** Accessible description, e.g. a validation message linked by aria-describedby. */
       description: Type.Optional(Type.String()),
+      /** Hint text shown in an empty field (HTML placeholder, UIA HelpText): how users find unlabelled boxes. */
+      placeholder: Type.Optional(Type.String()),
+      /**
+       * What a text-like control takes, when the technology says: email, date, time, datetime-local,
+       * month, number, password, tel, url, search (HTML input types; native drivers map theirs).
+       */
+      inputType: Type.Optional(Type.String()),
+      /** Where a link leads (absolute URL), so ids shown only in links can be read and URL patterns seen. */
+      href: Type.Optional(Type.String()),
       children: Type.Array(This),
     }),
   { $id: 'UiElement' },
