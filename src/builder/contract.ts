@@ -35,6 +35,11 @@ export interface SampleSpec {
   expect?: Record<string, unknown> | null
   /** A scenario name the caller gave this sample (envelope `scenario`), if any. */
   scenarioName?: string | null
+  /**
+   * An earlier build of this job already pressed this sample's submit (it failed later), so the
+   * app may now hold its record: a complaint about it is the builder's own doing, not a scenario.
+   */
+  submittedBefore?: boolean
 }
 
 export interface BuildRequest {
@@ -45,6 +50,11 @@ export interface BuildRequest {
   previous: (SampleSpec & { scenario: string })[]
   /** The job's current draft automation, when this build extends a job. */
   automation?: Automation | null
+  /**
+   * The job says its app can be reset (`deskhook.resettable: true`): verification may submit
+   * samples again. Otherwise each sample's side effect happens once, in exploration.
+   */
+  resettable?: boolean
 }
 
 export type BuildResult =
@@ -69,3 +79,7 @@ export type BuildFailureCode =
   | 'VERIFY_FAILED'
   | 'REGRESSION'
   | 'DESKTOP_ERROR'
+  /** The sample's record was created by an earlier build of the job; its complaint is not a scenario. */
+  | 'ALREADY_SUBMITTED'
+  /** The app shows a sign-in screen and the job has no way to sign in. */
+  | 'SIGN_IN_REQUIRED'

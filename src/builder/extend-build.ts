@@ -4,6 +4,7 @@
 // a known ending may need more reads, a new one becomes a scenario with its own branch.
 import { lookupPath } from '../automation/index.ts'
 import type { Automation, Scenario, Step } from '../protocol/automation.ts'
+import type { Snapshot } from '../protocol/elements.ts'
 import { classifyEnding } from './classify.ts'
 import {
   branchStep,
@@ -16,14 +17,14 @@ import {
   uniqueName,
 } from './compose.ts'
 import type { BuildResult } from './contract.ts'
-import { nonEmpty, reportEnding, waitBudget } from './fresh-build.ts'
+import { nonEmpty, refuseOwnCollision, reportEnding, waitBudget } from './fresh-build.ts'
 import { inputTexts, nameFromMessage, successName } from './generalise.ts'
 import { inputLeaves } from './input-leaves.ts'
 import { mapFields } from './map-fields.ts'
 import { performStep, submitAndObserve } from './observe.ts'
 import { expectedReads, type OutputContext, readsForExpect } from './outputs.ts'
 import { readPrompt } from './prompt.ts'
-import { replayToSubmit, templatePaths, withWaitCap } from './replay.ts'
+import { appWindow, replayToSubmit, templatePaths, withWaitCap } from './replay.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
 import { compareExpect, verify } from './verify.ts'
 
@@ -52,6 +53,7 @@ export async function extendBuild(session: BuildSession, automation: Automation)
     { newInputs: fresh.map((l) => l.path) },
   )
 
+  let probed: Snapshot | undefined
   if (newValues.length === 0) {
     const probe = await session.desktop('Running the automation', () =>
       session.port.run(withWaitCap(automation, PROBE_WAIT_MS), sample.input),
@@ -73,21 +75,33 @@ export async function extendBuild(session: BuildSession, automation: Automation)
       probe.status === 'failed'
         ? `it stopped${probe.error?.step ? ` at “${probe.error.step}”` : ''}: ${probe.error?.message ?? 'no reason given'}`
         : `it ended in “${probe.scenario}” but returned ${mismatch.join('; ')}`
-    session.progress(
-      'observe',
-      `The current automation does not cover this sample (${why}); replaying it up to the submit`,
-    )
+    const submitted = probe.steps.find((step) => step.flowName === plan.submit.name)?.status === 'SUCCESS'
+    if (submitted && !session.request.resettable) {
+      // The app has taken this sample already: its ending is on the screen now; never submit twice.
+      session.windowId = (await appWindow(session, plan.app)).id
+      probed = await session.settle()
+      session.progress(
+        'observe',
+        `The current automation does not cover this sample (${why}). Its submit already went through, ` +
+          'and the app keeps its data, so the ending is read from the screen it left instead of submitting again',
+      )
+    } else
+      session.progress(
+        'observe',
+        `The current automation does not cover this sample (${why}); replaying it up to the submit`,
+      )
   }
 
   plan.prefix = plan.prefix.map((step) => optionalWhenMissing(session, step, sample.input))
   const { screen, taken } = await replayToSubmit(session, plan, sample.input)
-  const fields = fresh.length
-    ? await mapFields(session, screen.root, fresh, taken, { askRequired: false })
-    : []
+  const fields =
+    fresh.length && !probed ? await mapFields(session, screen.root, fresh, taken, { askRequired: false }) : []
   for (const field of fields) await performStep(session, field.step, sample.input)
   plan.prefix.push(...fields.map((f) => f.step))
 
-  const observed = await submitAndObserve(session, plan.submit, sample.input)
+  const observed = probed
+    ? { before: screen, after: probed, elapsedMs: PROBE_WAIT_MS }
+    : await submitAndObserve(session, plan.submit, sample.input)
   const fieldElements = [...taken, ...fields.map((f) => f.control.element)]
   const ending = classifyEnding(observed.before.root, observed.after.root, fieldElements, inputs)
   if (!ending)
@@ -113,6 +127,7 @@ export async function extendBuild(session: BuildSession, automation: Automation)
     session.progress('observe', `This is the known scenario “${known.name}”`)
     target = { scenario: known.name, outcome: known.outcome }
   } else {
+    refuseOwnCollision(session, ending)
     target = addEnding(session, plan, ctx, expect, observed.elapsedMs)
   }
   const extended = compose(plan)
@@ -124,7 +139,10 @@ export async function extendBuild(session: BuildSession, automation: Automation)
       scenarios: extended.scenarios.map((s) => `${s.name} (${s.outcome})`),
     },
   )
-  const verified = await verify(session, extended, sample, target)
+  const verified = await verify(session, extended, sample, target, {
+    after: observed.after,
+    submitIndex: plan.prefix.length,
+  })
   return { ok: true, ...verified, scenario: target.scenario, outcome: target.outcome }
 }
 

@@ -67,6 +67,7 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
       `Nothing visible changed within 10 s of clicking “${submit.label}”. Does the form need more values?`,
     )
   reportEnding(session, ending, observed.elapsedMs)
+  refuseOwnCollision(session, ending)
 
   const launch: Step = { kind: 'launch', name: `Open “${window.title}”` }
   const plan: Plan = {
@@ -113,8 +114,25 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
     steps: automation.steps.map((s) => s.name),
     scenarios: automation.scenarios.map((s) => s.name),
   })
-  const verified = await verify(session, automation, sample, target)
+  const verified = await verify(session, automation, sample, target, {
+    after: observed.after,
+    submitIndex: plan.prefix.length,
+  })
   return { ok: true, ...verified, scenario: target.scenario, outcome: target.outcome }
+}
+
+/**
+ * A sample an earlier build of this job already submitted: the app now holds its record, so a
+ * complaint ("already exists") is the builder's own doing and never becomes a scenario.
+ */
+export function refuseOwnCollision(session: BuildSession, ending: Ending): void {
+  if (!session.request.sample.submittedBefore || ending.kind === 'screen') return
+  throw new BuildFailure(
+    'ALREADY_SUBMITTED',
+    `The app answered “${ending.message}”, but an earlier build of this job already submitted this very sample, ` +
+      'so the app now holds its record and the complaint is about that. Teach again with new values ' +
+      '(or remove the sample with `deskhook jobs remove-sample`), or say `"resettable": true` in the envelope if the app is reset between runs.',
+  )
 }
 
 export function reportEnding(session: BuildSession, ending: Ending, elapsedMs: number): void {

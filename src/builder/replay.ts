@@ -62,7 +62,7 @@ function targetedElements(root: UiElement, steps: Step[], input: Record<string, 
 }
 
 /** The app's window after a run: the one showing the app's address (or title). */
-async function appWindow(session: BuildSession, app: AppSpec): Promise<WindowInfo> {
+export async function appWindow(session: BuildSession, app: AppSpec): Promise<WindowInfo> {
   const windows = await session.desktop('Listing windows', () => session.port.listWindows())
   const origin = app.url ? originOf(app.url) : undefined
   const title = app.titleContains?.toLowerCase()

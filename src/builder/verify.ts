@@ -1,13 +1,19 @@
-// Step 8 of a build: the automation is run for real (the launch step resets the app) on the new
-// sample, then on every earlier sample. A miss is retried at most twice, first with firmer
-// selectors (automationId first), then with longer waits; after that the build fails and says
-// which step of which sample went wrong.
+// Step 8 of a build: the automation is checked on the new sample, then on every earlier sample.
+// Real apps keep their data, so a sample's side effect happens at most once: the exploring submit
+// was the new sample's run, so its steps are replayed up to (not including) the submit and the
+// rest (the wait, the branches, the reads) is checked by the real runner on the screen that
+// submit produced; earlier samples are replayed up to the submit. Only a job that says its app is
+// resettable gets full runs. A miss is retried at most twice, first with firmer selectors
+// (automationId first), then with longer waits; after that the build fails and says which step of
+// which sample went wrong.
 import type { Automation, Outcome, Step } from '../protocol/automation.ts'
+import type { Snapshot } from '../protocol/elements.ts'
 import type { RunOutcome } from '../protocol/messages.ts'
 import type { SampleSpec } from './contract.ts'
 import { isTypeSpec } from './outputs.ts'
 import { firmer } from './selector-design.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
+import { runOnScreen } from './snapshot-driver.ts'
 
 const MAX_RETRIES = 2
 const SELECTOR_ERRORS = new Set([
@@ -22,6 +28,12 @@ export interface Target {
   outcome: Outcome
 }
 
+/** The screen the new sample's one submit produced, and where that submit is in the automation. */
+export interface Evidence {
+  after: Snapshot
+  submitIndex: number
+}
+
 export interface Verified {
   automation: Automation
   reverified: { sampleId: string; scenario: string; passed: boolean }[]
@@ -32,11 +44,23 @@ export async function verify(
   automation: Automation,
   sample: SampleSpec,
   target: Target,
+  evidence?: Evidence,
 ): Promise<Verified> {
+  const resettable = session.request.resettable === true
+  const submitIndex = evidence?.submitIndex ?? commitIndex(automation)
+  if (!resettable)
+    session.progress(
+      'verify',
+      'The app keeps its data, so nothing is submitted twice: the steps are replayed up to ' +
+        `“${automation.steps[submitIndex]?.name ?? 'the submit'}”, and what follows it is checked on the screen the sample’s own submit produced`,
+    )
   let current = automation
   const tried = new Set<string>()
   for (let attempt = 0; ; attempt++) {
-    const run = await runOnce(session, current, sample.input)
+    const run =
+      resettable || !evidence
+        ? await runOnce(session, current, sample.input)
+        : await checkOnce(session, current, submitIndex, evidence.after, sample.input)
     let problem = judge(run, target, sample.expect)
     let code: 'VERIFY_FAILED' | 'REGRESSION' = 'VERIFY_FAILED'
     let failing = run
@@ -47,20 +71,23 @@ export async function verify(
         result: run.result,
       })
       for (const earlier of session.request.previous) {
-        const again = await runOnce(session, current, earlier.input)
-        const passed = again.status !== 'failed' && again.scenario === earlier.scenario
-        reverified.push({ sampleId: earlier.id, scenario: again.scenario, passed })
+        const again = resettable
+          ? await runOnce(session, current, earlier.input)
+          : await runOnce(session, upTo(current, submitIndex), earlier.input)
+        const passed = again.status !== 'failed' && (!resettable || again.scenario === earlier.scenario)
+        const scenario = resettable ? again.scenario : earlier.scenario
+        reverified.push({ sampleId: earlier.id, scenario, passed })
         session.progress(
           'verify',
-          `Earlier sample ${earlier.id} ${passed ? 'still ends' : 'no longer ends'} in “${earlier.scenario}”`,
-          {
-            sampleId: earlier.id,
-            scenario: again.scenario,
-            passed,
-          },
+          resettable
+            ? `Earlier sample ${earlier.id} ${passed ? 'still ends' : 'no longer ends'} in “${earlier.scenario}”`
+            : `Earlier sample ${earlier.id} ${passed ? 'still reaches' : 'no longer reaches'} the submit (not pressed again: its record already exists)`,
+          { sampleId: earlier.id, scenario, passed },
         )
         if (!passed && !problem) {
-          problem = `Earlier sample ${earlier.id} should end in “${earlier.scenario}” but ${describeRun(again)}`
+          problem = resettable
+            ? `Earlier sample ${earlier.id} should end in “${earlier.scenario}” but ${describeRun(again)}`
+            : `Earlier sample ${earlier.id} can no longer be filled in: it ${describeRun(again)}`
           code = 'REGRESSION'
           failing = again
         }
@@ -69,7 +96,7 @@ export async function verify(
     }
     session.progress('verify', problem, { attempt: attempt + 1 })
     const adjusted = attempt < MAX_RETRIES ? adjust(current, failing, tried) : undefined
-    if (!adjusted) throw new BuildFailure(code, problem)
+    if (!adjusted) throw new BuildFailure(code, problem + hint(failing))
     session.progress('verify', `Retrying with ${adjusted.what}`)
     current = adjusted.automation
   }
@@ -77,6 +104,45 @@ export async function verify(
 
 async function runOnce(session: BuildSession, automation: Automation, input: Record<string, unknown>) {
   return session.desktop('Running the automation', () => session.port.run(automation, input))
+}
+
+/**
+ * The new sample without a second submit: its steps up to the submit on the app, then the rest on
+ * the screen its own submit produced.
+ */
+async function checkOnce(
+  session: BuildSession,
+  automation: Automation,
+  submitIndex: number,
+  after: Snapshot,
+  input: Record<string, unknown>,
+): Promise<RunOutcome> {
+  const before = await runOnce(session, upTo(automation, submitIndex), input)
+  if (before.status === 'failed') return before
+  const rest = await runOnScreen(automation, submitIndex + 1, after, input)
+  const at = new Date().toISOString()
+  return { ...rest, startedAt: before.startedAt, finishedAt: at }
+}
+
+/** The automation's steps before index `end` (the submit), with no scenarios: nothing is committed. */
+export function upTo(automation: Automation, end: number): Automation {
+  return { ...automation, steps: automation.steps.slice(0, end), scenarios: [] }
+}
+
+/** Where the committing step is: the step just before the first wait for the outcome. */
+export function commitIndex(automation: Automation): number {
+  const wait = automation.steps.findIndex((s) => s.kind === 'wait')
+  return wait > 0 ? wait - 1 : automation.steps.length
+}
+
+/** What would unblock a failed verification, said the way the person teaching can act on it. */
+function hint(run: RunOutcome): string {
+  const code = run.error?.code
+  if (code === 'ELEMENT_NOT_FOUND' || code === 'AMBIGUOUS_SELECTOR')
+    return '. The control the step looks for is not on that screen in the same way each time: teach again with the app on its start screen, or name the control in the prompt.'
+  if (code === 'WAIT_TIMEOUT' || code === 'EXTRACT_NO_MATCH')
+    return '. The screen after the submit does not show what the job reads: give `expect` for the outputs, or answer choose_outputs with what the app shows.'
+  return ''
 }
 
 /** What is wrong with a run of the new sample, or undefined when it did what the sample says. */
