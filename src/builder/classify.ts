@@ -74,7 +74,11 @@ export function classifyEnding(
     const message = element?.name ?? described[0] ?? `“${flagged[0]!.element.name}” is not accepted`
     return finish('validation', message, element)
   }
-  const complaint = near.find((e) => splitWords(e.name).some((w) => ERROR_WORDS.has(w)))
+  // What the sample itself typed is never evidence of an error: a preview that echoes the
+  // user's text ("… does not work") is not a complaint by the app.
+  const complaint = near.find((e) =>
+    splitWords(withoutInputs(e.name, inputs)).some((w) => ERROR_WORDS.has(w)),
+  )
   if (complaint) return finish('validation', complaint.name, complaint)
 
   const index = indexTree(after)
@@ -127,4 +131,12 @@ function conditionFor(
       },
     }
   return { kind: 'text', text: pattern, match }
+}
+
+/** The text with every input value the sample typed cut out (values of 3+ characters). */
+export function withoutInputs(text: string, inputs: string[]): string {
+  let out = text
+  for (const value of [...inputs].filter((v) => v.length >= 3).sort((a, b) => b.length - a.length))
+    out = out.split(value).join(' ')
+  return out
 }

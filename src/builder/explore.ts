@@ -4,13 +4,13 @@
 // path that worked is exactly the navigation a run will replay after its launch step.
 import type { AppSpec, Selector, Step } from '../protocol/automation.ts'
 import type { Snapshot, UiElement } from '../protocol/elements.ts'
+import { indexOf, moveScore, refusal } from './explore-moves.ts'
 import { screenFitness } from './field-scores.ts'
 import type { InputLeaf } from './input-leaves.ts'
 import type { PromptReading } from './prompt.ts'
 import { actionElements, readControls } from './screen.ts'
 import { designSelector } from './selector-design.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
-import { mentions } from './words.ts'
 
 /** A screen this good takes the sample as it is. */
 const GOOD = 0.75
@@ -63,12 +63,19 @@ export async function explore(
 
   const queue: Candidate[] = []
   let order = 0
+  const refused = new Map<string, string>()
   const enqueue = (snapshot: Snapshot, path: Move[], known: Set<string>) => {
     const here = new Set(actionElements(snapshot.root).map(actionKey))
+    const index = indexOf(snapshot.root)
     for (const element of actionElements(snapshot.root)) {
       if (known.has(actionKey(element))) continue
-      const score = mentions(reading.taskStems, element.name).length
+      const score = moveScore(reading, element.name)
       if (score === 0) continue
+      const why = refusal(index, element, app.url)
+      if (why) {
+        refused.set(element.name, why)
+        continue
+      }
       const label = element.name
       const move = {
         selector: designSelector(snapshot.root, element, `the “${label}” ${element.role}`),
@@ -81,8 +88,11 @@ export async function explore(
   queue.sort(byPriority)
   session.progress(
     'explore',
-    `It lacks fields for the sample; trying what shares words with the task: ${queue.map((c) => `“${c.move.label}”`).join(', ') || 'nothing'}`,
-    { candidates: queue.map((c) => c.move.label) },
+    `It lacks fields for the sample; trying what shares words with the task: ${queue.map((c) => `“${c.move.label}”`).join(', ') || 'nothing'}` +
+      (refused.size
+        ? `. Not pressed: ${[...refused].map(([name, why]) => `“${name}” (${why})`).join(', ')}`
+        : ''),
+    { candidates: queue.map((c) => c.move.label), refused: Object.fromEntries(refused) },
   )
   let current: Move[] = []
   for (let tries = 0; tries < MAX_TRIES && queue.length > 0; tries++) {

@@ -56,7 +56,7 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
     )
   const fieldElements = fields.map((f) => f.control.element)
   const submit = await chooseSubmit(session, explored.snapshot.root, fieldElements, reading)
-  const submitStep: Step = { kind: 'click', name: `Click “${submit.label}”`, target: submit.selector }
+  const submitStep: Step = submit.step
 
   for (const field of fields) await performStep(session, field.step, sample.input)
   const observed = await submitAndObserve(session, submitStep, sample.input)

@@ -3,7 +3,7 @@
 // (Save, Submit, Search…) or like the task; asked about when two are equally plausible.
 import { ancestors, type TreeIndex } from '../automation/element-tree.ts'
 import { indexTree } from '../automation/index.ts'
-import type { Selector } from '../protocol/automation.ts'
+import type { Selector, Step } from '../protocol/automation.ts'
 import type { UiElement } from '../protocol/elements.ts'
 import type { PromptReading } from './prompt.ts'
 import { designSelector } from './selector-design.ts'
@@ -15,9 +15,18 @@ const SUBMIT = new Set(
     'save submit create add search find send ok apply confirm go continue done register post update book open next finish',
   ),
 )
+/**
+ * Submit words that also name other things ("Register" a new account, "Open" a record, "Go" to a
+ * page, "Next" page): such a button is only taken when the task's words back it up.
+ */
+const DOUBTFUL = new Set(stems('register open go ok continue next'))
 const NOT_SUBMIT = new Set(
-  stems('cancel reset clear back close delete remove discard previous help logout signout abort'),
+  stems(
+    'cancel reset clear back close delete remove discard previous help logout signout abort preview print export download',
+  ),
 )
+/** Controls a person uses to search: Enter in the box sends it when there is no button. */
+const SEARCHY = new Set(stems('search find query filter lookup'))
 
 /** A button's plausibility as the submit, or undefined for one that surely is not (Cancel, Back). */
 export function submitScore(name: string, reading: PromptReading): number | undefined {
@@ -41,12 +50,69 @@ export function buttonsNear(root: UiElement, fields: UiElement[]): UiElement[] {
   return []
 }
 
+/** Whether taking this button without asking is safe: a clear submit word, or the task's own words. */
+function speaksForItself(name: string, reading: PromptReading): boolean {
+  const words = stems(name)
+  const clear = words.some((w) => SUBMIT.has(w) && !DOUBTFUL.has(w))
+  const task = words.some((w) => reading.taskStems.includes(w) && !reading.names.includes(w))
+  return clear || task
+}
+
+export interface SubmitChoice {
+  step: Step
+  label: string
+}
+
 export async function chooseSubmit(
   session: BuildSession,
   root: UiElement,
   fields: UiElement[],
   reading: PromptReading,
-): Promise<{ selector: Selector; label: string }> {
+): Promise<SubmitChoice> {
+  const choice = await chooseButton(session, root, fields, reading)
+  if (choice)
+    return {
+      step: { kind: 'click', name: `Click “${choice.label}”`, target: choice.selector },
+      label: choice.label,
+    }
+  const box = enterTarget(fields)
+  if (!box)
+    throw new BuildFailure(
+      'NO_SUBMIT',
+      'There is no button next to the fields to send them with, and they are not a search box that Enter sends. ' +
+        'Is the form complete on this screen? Name the button in the prompt (“… and press Save”).',
+    )
+  session.progress(
+    'submit',
+    `No button sends these fields; “${box.name || 'the search box'}” is a search box, so the form is sent by pressing Enter in it`,
+  )
+  return {
+    step: {
+      kind: 'keys',
+      name: `Press Enter in “${box.name || 'the search box'}”`,
+      target: designSelector(root, box, `the “${box.name || 'search'}” box`),
+      keys: 'Enter',
+    },
+    label: 'Enter',
+  }
+}
+
+/** The last field, when the fields are a search (a search box, or one box named like a search). */
+function enterTarget(fields: UiElement[]): UiElement | undefined {
+  const boxes = fields.filter((f) => f.role === 'textbox' || f.role === 'combobox')
+  const box = boxes.at(-1)
+  if (!box) return undefined
+  const words = stems(`${box.name} ${box.placeholder ?? ''} ${box.automationId ?? ''}`)
+  const searchy = box.inputType === 'search' || words.some((w) => SEARCHY.has(w))
+  return searchy || boxes.length === 1 ? box : undefined
+}
+
+async function chooseButton(
+  session: BuildSession,
+  root: UiElement,
+  fields: UiElement[],
+  reading: PromptReading,
+): Promise<{ selector: Selector; label: string } | undefined> {
   const buttons = buttonsNear(root, fields)
   const scored = buttons
     .map((element) => ({ element, score: submitScore(element.name, reading) }))
@@ -69,20 +135,33 @@ export async function chooseSubmit(
     session.progress('submit', `The form is sent with “${element.name}” (${why})`, { button: element.name })
     return { selector: designSelector(root, element, `the “${element.name}” button`), label: element.name }
   }
-  if (first && (!second || (first.score > 0 && first.score - second.score >= 0.5)))
+  if (
+    first &&
+    speaksForItself(first.element.name, reading) &&
+    (!second || (first.score > 0 && first.score - second.score >= 0.5))
+  )
     return pick(first.element, ranked.length === 1 ? 'the only one that can send it' : 'named like a submit')
-  const options = (ranked.length ? ranked.map((r) => r.element) : buttons).slice(0, 10)
-  if (options.length === 0)
-    throw new BuildFailure(
-      'NO_SUBMIT',
-      'There is no button next to the fields to send them with. Is the form complete on this screen?',
+  if (buttons.length === 0) return undefined
+  // Never a silent guess: a lone “Preview”, “Register” or “Cancel” is asked about, with every button.
+  const options = [
+    ...ranked.map((r) => r.element),
+    ...buttons.filter((b) => !ranked.some((r) => r.element === b)),
+  ].slice(0, 10)
+  if (first)
+    session.progress(
+      'submit',
+      `No button clearly sends the form (“${first.element.name}” ${speaksForItself(first.element.name, reading) ? 'ties with another' : 'may do something else'}); asking`,
     )
   const answer = await session.ask({
     kind: 'choose_submit',
     text: 'Which button sends this form once the fields are filled in?',
-    options: options.map((b, i) => ({ value: String(i), label: b.name })),
+    options: [
+      ...options.map((b, i) => ({ value: String(i), label: b.name })),
+      ...(enterTarget(fields) ? [{ value: 'enter', label: 'None: press Enter in the last field' }] : []),
+    ],
     multiple: false,
   })
+  if (answer === 'enter') return undefined
   return pick(options[Number(answer)] ?? options[0]!, 'as answered')
 }
 

@@ -1,0 +1,88 @@
+// Which controls exploring may press, and how promising each is. Exploring stays inside the app:
+// no link to another site, no download, no sign-out, nothing that deletes; and it never presses
+// a control that sends a form while that form is still empty ("Register", "Create" under blank
+// fields would create junk records in a real app, whose data persists).
+import { ancestors, descendants, indexTree, type TreeIndex } from '../automation/element-tree.ts'
+import type { UiElement } from '../protocol/elements.ts'
+import { nameStems, type PromptReading } from './prompt.ts'
+import { stems } from './words.ts'
+
+const LEAVING = new Set(
+  stems('logout logoff signout delete remove destroy erase discard download export print unsubscribe'),
+)
+/** "Log out", "Sign out", "Log off": two words that leave the session together. */
+const LEAVING_PHRASE = /\b(log|sign)\s*(out|off)\b/i
+const DOWNLOAD =
+  /\.(zip|gz|tgz|bz2|xz|7z|rar|pdf|csv|xlsx?|docx?|odt|ods|exe|msi|dmg|iso|tar|jar|apk)(\?|#|$)/i
+/** Words of a control that sends what a form holds. */
+const SENDS_FORM = new Set(
+  stems('save submit create add register send post apply confirm book finish done update preview signup'),
+)
+const EDITABLE = new Set(['textbox', 'spinbutton', 'combobox'])
+
+export type Refusal = 'other site' | 'download' | 'leaves the session' | 'empty form'
+
+/** Why exploring must not press this control, or undefined when it may. */
+export function refusal(
+  index: TreeIndex,
+  element: UiElement,
+  appUrl: string | undefined,
+): Refusal | undefined {
+  if (element.href) {
+    const target = safeUrl(element.href, appUrl)
+    const home = appUrl ? safeUrl(appUrl) : undefined
+    if (target && /^https?:$/.test(target.protocol) && home && target.origin !== home.origin)
+      return 'other site'
+    if (target && !/^(https?|javascript):$/.test(target.protocol) && target.protocol !== 'about:')
+      return 'other site'
+    if (DOWNLOAD.test(element.href)) return 'download'
+  }
+  if (LEAVING_PHRASE.test(element.name) || stems(element.name).some((w) => LEAVING.has(w)))
+    return 'leaves the session'
+  if (element.role === 'button' && sendsEmptyForm(index, element)) return 'empty form'
+  return undefined
+}
+
+/** A button named like a submit whose form (nearest container with editable fields) is all blank. */
+function sendsEmptyForm(index: TreeIndex, button: UiElement): boolean {
+  if (!stems(button.name).some((w) => SENDS_FORM.has(w))) return false
+  const chain = ancestors(index, button)
+  const form = chain.find((a) => a.role === 'form') ?? chain.slice(0, 3).find((a) => fieldsOf(a).length > 0)
+  if (!form) return false
+  const fields = fieldsOf(form)
+  return fields.length > 0 && fields.every((f) => !f.value)
+}
+
+function fieldsOf(container: UiElement): UiElement[] {
+  return descendants(container).filter((e) => EDITABLE.has(e.role) && !e.states.includes('readonly'))
+}
+
+/**
+ * How promising a control is for the task: the task's object words count most, its verb and the
+ * names it quotes next, other task words a little. "New ticket" for "Open a ticket" scores on
+ * the object (ticket) and the verb family; "Returns" for "Record a refund on the Returns page" on the name.
+ */
+export function moveScore(reading: PromptReading, name: string): number {
+  const have = new Set([...stems(name), ...nameStems(name)])
+  if (have.size === 0) return 0
+  let score = 0
+  for (const s of reading.object) if (have.has(s)) score += 1
+  for (const s of reading.names) if (have.has(s) && !reading.object.includes(s)) score += 1
+  if (reading.verb && have.has(reading.verb)) score += 0.75
+  for (const s of reading.taskStems)
+    if (have.has(s) && !reading.object.includes(s) && !reading.names.includes(s) && s !== reading.verb)
+      score += 0.5
+  return score
+}
+
+export function indexOf(root: UiElement): TreeIndex {
+  return indexTree(root)
+}
+
+function safeUrl(href: string, base?: string): URL | undefined {
+  try {
+    return new URL(href, base)
+  } catch {
+    return undefined
+  }
+}

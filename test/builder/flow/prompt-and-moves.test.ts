@@ -1,0 +1,112 @@
+import { describe, expect, test } from 'bun:test'
+import { indexTree } from '../../../src/automation/index.ts'
+import { classifyEnding, withoutInputs } from '../../../src/builder/classify.ts'
+import { moveScore, refusal } from '../../../src/builder/explore-moves.ts'
+import { readPrompt } from '../../../src/builder/prompt.ts'
+import type { UiElement, UiRole } from '../../../src/protocol/elements.ts'
+
+let refs = 0
+function el(
+  role: UiRole,
+  name: string,
+  extra: Partial<UiElement> = {},
+  children: UiElement[] = [],
+): UiElement {
+  return { ref: `r${++refs}`, role, name, states: [], children, ...extra }
+}
+
+describe('reading the prompt by position', () => {
+  test('a page named like a verb is a name, not the task’s verb or its return clause', () => {
+    const r = readPrompt('Record a refund on the Returns page and return the RMA number')
+    expect(r.verb).toBe('record')
+    expect(r.object).toEqual(['refund'])
+    expect(r.names).toContain('return')
+    expect(r.returns).toEqual([['rma', 'number']])
+    expect(r.taskStems).toContain('return')
+  })
+
+  test('the opening imperative is the verb, canonicalised; the object stops at a preposition', () => {
+    const r = readPrompt('Add a support ticket in the helpdesk and return its number')
+    expect(r.verb).toBe('creat')
+    expect(r.object).toEqual(['support', 'ticket'])
+    expect(r.returns).toEqual([['number']])
+  })
+
+  test('“Save as draft” quoted in the prompt does not become the verb; “Print” as a page does not either', () => {
+    const quoted = readPrompt('Write a note and press “Save as draft”')
+    expect(quoted.verb).toBe('write')
+    expect(quoted.names).toEqual(expect.arrayContaining(['save', 'draft']))
+    const page = readPrompt('Please open the Print queue and return the job count')
+    expect(page.verb).toBe('open')
+    expect(page.names).toEqual(['print'])
+  })
+
+  test('“Return …” at the start is the return clause; there is no task verb then', () => {
+    const r = readPrompt('Return the status of the ticket')
+    expect(r.returns).toEqual([['status', 'ticket']])
+  })
+
+  test('the object and names outweigh incidental words when ranking controls', () => {
+    const r = readPrompt('Open a ticket in the helpdesk and return the ticket number')
+    expect(moveScore(r, 'New ticket')).toBeGreaterThan(moveScore(r, 'Open source licences'))
+    expect(moveScore(r, 'Help')).toBe(0)
+    const returns = readPrompt('Record a refund on the Returns page and return the RMA number')
+    expect(moveScore(returns, 'Returns')).toBeGreaterThan(0)
+  })
+})
+
+describe('exploring stays inside the app', () => {
+  const app = 'http://127.0.0.1:4000/app/'
+  test('links to other sites, downloads and sign-out are never pressed', () => {
+    const root = el('window', 'App', {}, [
+      el('link', 'Project home', { href: 'https://example.org/' }),
+      el('link', 'Tickets', { href: 'http://127.0.0.1:4000/app/tickets' }),
+      el('link', 'Download the report', { href: 'http://127.0.0.1:4000/report.pdf' }),
+      el('link', 'Log out', { href: 'http://127.0.0.1:4000/logout' }),
+      el('button', 'Delete ticket'),
+      el('link', 'Mail us', { href: 'mailto:a@b.c' }),
+    ])
+    const index = indexTree(root)
+    const why = Object.fromEntries(root.children.map((c) => [c.name, refusal(index, c, app)]))
+    expect(why).toEqual({
+      'Project home': 'other site',
+      Tickets: undefined,
+      'Download the report': 'download',
+      'Log out': 'leaves the session',
+      'Delete ticket': 'leaves the session',
+      'Mail us': 'other site',
+    })
+  })
+
+  test('a submit-like button under an empty form is never pressed; once filled, or a plain navigation button, it may be', () => {
+    const form = (value?: string) =>
+      el('form', 'Sign up', {}, [
+        el('textbox', 'Email', value ? { value } : {}),
+        el('button', 'Register'),
+        el('button', 'Show all users'),
+      ])
+    const empty = form()
+    const index = indexTree(empty)
+    expect(refusal(index, empty.children[1]!, app)).toBe('empty form')
+    expect(refusal(index, empty.children[2]!, app)).toBeUndefined()
+    const filled = form('a@b.c')
+    expect(refusal(indexTree(filled), filled.children[1]!, app)).toBeUndefined()
+  })
+})
+
+describe('judging the ending', () => {
+  test('text the sample typed is never evidence of an error', () => {
+    const before = el('window', 'New ticket', {}, [
+      el('form', 'Ticket', {}, [el('textbox', 'Description', { value: 'Export does not work' })]),
+    ])
+    const after = el('window', 'New ticket', {}, [
+      el('form', 'Ticket', {}, [
+        el('textbox', 'Description', { value: 'Export does not work' }),
+        el('text', 'Export does not work'),
+      ]),
+    ])
+    const ending = classifyEnding(before, after, [before.children[0]!.children[0]!], ['Export does not work'])
+    expect(ending?.kind).toBe('screen')
+    expect(withoutInputs('Export does not work, sadly', ['Export does not work'])).toBe(' , sadly')
+  })
+})
