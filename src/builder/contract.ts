@@ -11,6 +11,8 @@ export interface DesktopPort {
   readonly name: string
   listWindows(): Promise<WindowInfo[]>
   launch(app: AppSpec): Promise<WindowInfo>
+  /** Opens an absolute URL in the window (same tab), resolving once loaded. */
+  navigate(windowId: string, url: string): Promise<WindowInfo>
   snapshot(windowId: string): Promise<Snapshot>
   act(windowId: string, action: ElementAction): Promise<ActionResult>
   waitForChange(windowId: string, timeoutMs: number): Promise<'changed' | 'timeout'>

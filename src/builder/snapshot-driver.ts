@@ -28,7 +28,7 @@ export class SnapshotDriver implements Driver {
   async launch(): Promise<WindowInfo> {
     return this.screen.window
   }
-  async navigate(): Promise<void> {
+  async navigate(): Promise<WindowInfo> {
     throw new DriverError('UNSUPPORTED_ACTION', 'A recorded screen cannot be navigated')
   }
   async focusWindow(): Promise<void> {}
