@@ -39,6 +39,16 @@ export interface Explored {
   fitness: number
 }
 
+/** No screen takes the sample; the screens seen on the way may still show addresses of records. */
+export class NoFormFound extends BuildFailure {
+  constructor(
+    message: string,
+    readonly seen: Snapshot[],
+  ) {
+    super('NO_FORM_FOUND', message)
+  }
+}
+
 const actionKey = (e: UiElement) => `${e.role}\u0000${e.name}`
 const byPriority = (a: Candidate, b: Candidate) => b.priority - a.priority || a.order - b.order
 
@@ -50,6 +60,7 @@ export async function explore(
 ): Promise<Explored> {
   await session.launch(app)
   const home = await session.settle()
+  const seen: Snapshot[] = [home]
   const fitness = (s: Snapshot) => screenFitness(leaves, readControls(s.root))
   let best = { path: [] as Move[], snapshot: home, fitness: fitness(home) }
   session.progress(
@@ -100,6 +111,7 @@ export async function explore(
     const next = queue.shift()!
     const path = [...next.path, next.move]
     const snapshot = await goTo(session, app, path)
+    seen.push(snapshot)
     current = path
     const fit = fitness(snapshot)
     const route = path.map((m) => `“${m.label}”`).join(' → ')
@@ -112,10 +124,12 @@ export async function explore(
     if (path.length < MAX_DEPTH) enqueue(snapshot, path, next.known)
   }
   if (best.fitness < USABLE)
-    throw new BuildFailure(
-      'NO_FORM_FOUND',
-      `No screen reachable from ${best.snapshot.window.title} has fields for ${leaves.map((l) => `“${l.key}”`).join(', ')}. ` +
-        'Open the screen with the form and teach again, or name its button in the prompt.',
+    throw new NoFormFound(
+      `No screen reachable from “${home.window.title}” has fields for ${leaves.map((l) => `“${l.key}”`).join(', ')} ` +
+        `(tried ${seen.length} screen${seen.length === 1 ? '' : 's'}: ${[...new Set(seen.map((s) => `“${s.window.title}”`))].join(', ')}), ` +
+        'and no link of the app shows an address that holds one of its values. ' +
+        'Name the button or page that opens the form in the prompt (“… with the New ticket button”), or open that screen as the app’s start page.',
+      seen,
     )
   // Leave the app on the chosen screen, reached the way a run will reach it.
   const snapshot = sameMoves(current, best.path) ? best.snapshot : await goTo(session, app, best.path)

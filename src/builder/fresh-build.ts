@@ -6,16 +6,17 @@ import { askOutputs } from './choose-outputs.ts'
 import { classifyEnding, type Ending } from './classify.ts'
 import { branchStep, compose, dismissStep, type Plan, scenarioFor } from './compose.ts'
 import type { BuildResult, SampleSpec } from './contract.ts'
-import { explore } from './explore.ts'
+import { type Explored, explore, NoFormFound } from './explore.ts'
 import { inputTexts, nameFromMessage, successName } from './generalise.ts'
 import { inputLeaves, unusableKeys } from './input-leaves.ts'
 import { appSpecOf, locateWindow } from './locate-window.ts'
-import { mapFields } from './map-fields.ts'
-import { performStep, submitAndObserve } from './observe.ts'
+import { type FieldStep, mapFields } from './map-fields.ts'
+import { type Observation, performStep, submitAndObserve } from './observe.ts'
 import { expectedReads, type OutputContext, readsForExpect } from './outputs.ts'
 import { readPrompt, spoken } from './prompt.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
 import { chooseSubmit } from './submit.ts'
+import { findUrlRoute, type UrlRoute } from './url-route.ts'
 import { verify } from './verify.ts'
 
 export async function freshBuild(session: BuildSession): Promise<BuildResult> {
@@ -46,25 +47,51 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
   session.progress('explore', `The sample brings ${leaves.length} value(s)`, {
     inputs: leaves.map((l) => l.path),
   })
-  const explored = await explore(session, app, leaves, reading)
+  let explored: Explored | undefined
+  let route: UrlRoute | undefined
+  try {
+    explored = await explore(session, app, leaves, reading)
+  } catch (error) {
+    if (!(error instanceof NoFormFound)) throw error
+    route = await findUrlRoute(session, app, error.seen, leaves)
+    if (!route) throw error
+  }
 
-  const fields = await mapFields(session, explored.snapshot.root, leaves)
-  if (fields.length === 0 && leaves.some((l) => l.source !== 'header'))
-    throw new BuildFailure(
-      'FIELD_NOT_MAPPED',
-      `None of the sample’s values (${leaves.map((l) => `“${l.path}”`).join(', ')}) found a field on “${explored.snapshot.window.title}”.`,
+  let fields: FieldStep[] = []
+  let submitStep: Step
+  let submitLabel: string
+  let observed: Observation
+  if (route) {
+    submitStep = route.step
+    submitLabel = route.step.url
+    observed = { before: route.before, after: route.after, elapsedMs: route.elapsedMs }
+  } else {
+    const screen = explored!.snapshot
+    fields = await mapFields(session, screen.root, leaves)
+    if (fields.length === 0 && leaves.some((l) => l.source !== 'header'))
+      throw new BuildFailure(
+        'FIELD_NOT_MAPPED',
+        `None of the sample’s values (${leaves.map((l) => `“${l.path}”`).join(', ')}) found a field on “${screen.window.title}”. ` +
+          'Answer map_field with the field each value goes into, or rename the keys after the fields’ labels.',
+      )
+    const submit = await chooseSubmit(
+      session,
+      screen.root,
+      fields.map((f) => f.control.element),
+      reading,
     )
+    submitStep = submit.step
+    submitLabel = submit.label
+    for (const field of fields) await performStep(session, field.step, sample.input)
+    observed = await submitAndObserve(session, submitStep, sample.input)
+  }
   const fieldElements = fields.map((f) => f.control.element)
-  const submit = await chooseSubmit(session, explored.snapshot.root, fieldElements, reading)
-  const submitStep: Step = submit.step
-
-  for (const field of fields) await performStep(session, field.step, sample.input)
-  const observed = await submitAndObserve(session, submitStep, sample.input)
   const ending = classifyEnding(observed.before.root, observed.after.root, fieldElements, inputs)
   if (!ending)
     throw new BuildFailure(
       'NO_OUTCOME',
-      `Nothing visible changed within 10 s of clicking “${submit.label}”. Does the form need more values?`,
+      `Nothing visible changed within 10 s of “${submitLabel}” on “${observed.before.window.title}”. ` +
+        'Does the form need more values? Teach a sample with every required field, or name the button that sends it.',
     )
   reportEnding(session, ending, observed.elapsedMs)
   refuseOwnCollision(session, ending)
@@ -72,7 +99,7 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
   const launch: Step = { kind: 'launch', name: `Open “${window.title}”` }
   const plan: Plan = {
     app,
-    prefix: [launch, ...explored.navigation, ...fields.map((f) => f.step)],
+    prefix: [launch, ...(explored?.navigation ?? []), ...fields.map((f) => f.step)],
     submit: submitStep,
     wait: { name: 'Wait for the outcome', ...waitBudget(observed.elapsedMs) },
     success: [],
@@ -86,7 +113,7 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
     after: observed.after.root,
     inputs,
     reading,
-    submitLabel: submit.label,
+    submitLabel,
   }
   const expect = nonEmpty(sample.expect)
   const expected = expect !== undefined && expectedReads(ctx, expect).missing.length === 0

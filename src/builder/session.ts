@@ -60,6 +60,12 @@ export class BuildSession {
     return window
   }
 
+  async navigate(url: string): Promise<WindowInfo> {
+    const window = await this.desktop(`Opening ${url}`, () => this.port.navigate(this.windowId, url))
+    this.windowId = window.id
+    return window
+  }
+
   snapshot(): Promise<Snapshot> {
     return this.desktop('Reading the window', () => this.port.snapshot(this.windowId))
   }

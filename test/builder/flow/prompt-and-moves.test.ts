@@ -3,6 +3,7 @@ import { indexTree } from '../../../src/automation/index.ts'
 import { classifyEnding, withoutInputs } from '../../../src/builder/classify.ts'
 import { moveScore, refusal } from '../../../src/builder/explore-moves.ts'
 import { readPrompt } from '../../../src/builder/prompt.ts'
+import { shapeOf, urlPatterns } from '../../../src/builder/url-route.ts'
 import type { UiElement, UiRole } from '../../../src/protocol/elements.ts'
 
 let refs = 0
@@ -108,5 +109,64 @@ describe('judging the ending', () => {
     const ending = classifyEnding(before, after, [before.children[0]!.children[0]!], ['Export does not work'])
     expect(ending?.kind).toBe('screen')
     expect(withoutInputs('Export does not work, sadly', ['Export does not work'])).toBe(' , sadly')
+  })
+})
+
+describe('records reached by their address', () => {
+  const screen = (links: string[]) => ({
+    window: {
+      id: 'w',
+      title: 'Tickets',
+      app: 'http://127.0.0.1:8080',
+      kind: 'tab' as const,
+      url: 'http://127.0.0.1:8080/',
+    },
+    capturedAt: new Date().toISOString(),
+    root: el(
+      'window',
+      'Tickets',
+      {},
+      links.map((href, i) => el('link', `Link ${i}`, { href })),
+    ),
+  })
+  const leaf = (key: string, value: unknown) => ({ path: key, key, value, source: 'body' as const })
+
+  test('an id of the same shape in a link’s path or query becomes a template; words of the app stay', () => {
+    const seen = [
+      screen([
+        'http://127.0.0.1:8080/tktview/8d2e61f0a9',
+        'http://127.0.0.1:8080/wiki?name=Home',
+        'http://127.0.0.1:8080/timeline',
+        'https://fossil-scm.org/home',
+      ]),
+    ]
+    const patterns = urlPatterns(seen, [leaf('ticketId', '5f3a9c0d1e')], 'http://127.0.0.1:8080/')
+    expect(patterns).toEqual([{ template: '/tktview/{{ticketId}}', direct: false }])
+    const wiki = urlPatterns(seen, [leaf('page', 'Roadmap')], 'http://127.0.0.1:8080/')
+    expect(wiki).toEqual([{ template: '/wiki?name={{page}}', direct: false }])
+  })
+
+  test('a link that holds exactly the sample’s value comes first; headers are never used', () => {
+    const seen = [screen(['http://127.0.0.1:8080/orders/2041', 'http://127.0.0.1:8080/orders?page=2'])]
+    const patterns = urlPatterns(
+      seen,
+      [
+        leaf('orderId', 2041),
+        { path: '_http.headers.x-n', key: 'x-n', value: '7', source: 'header' as const },
+      ],
+      'http://127.0.0.1:8080/',
+    )
+    expect(patterns[0]).toEqual({ template: '/orders/{{orderId}}', direct: true })
+    expect(patterns.every((p) => !p.template.includes('_http'))).toBe(true)
+  })
+
+  test('shapes: digits, hex, codes and words are told apart', () => {
+    expect([
+      shapeOf('2041'),
+      shapeOf('5f3a9c0d1e'),
+      shapeOf('C-1042'),
+      shapeOf('start'),
+      shapeOf('two words'),
+    ]).toEqual(['digits', 'hex', 'code', 'word', undefined])
   })
 })

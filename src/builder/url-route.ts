@@ -1,0 +1,185 @@
+// Records a user opens by address: when no screen takes the sample's values, but the app's own
+// links show addresses that carry a record's id (`/tktview/5f3a9c0d1e`, `/orders/2041`,
+// `doku.php?id=start`), the sample's value put in that place opens its record. The builder tries
+// such addresses (the sample's value where the links have one of the same shape), keeps the
+// first that shows the value, and the job navigates there (`/tktview/{{ticketId}}`).
+import type { AppSpec, Step } from '../protocol/automation.ts'
+import type { Snapshot, UiElement } from '../protocol/elements.ts'
+import type { InputLeaf } from './input-leaves.ts'
+import type { BuildSession } from './session.ts'
+
+export interface UrlRoute {
+  /** The navigate step, its URL a template over the input. */
+  step: Extract<Step, { kind: 'navigate' }>
+  leaf: InputLeaf
+  before: Snapshot
+  after: Snapshot
+  elapsedMs: number
+}
+
+const MAX_TRIES = 4
+const NOT_FOUND = /\b(not found|no such|does not exist|doesn[’']t exist|unknown|invalid|error 404|404)\b/i
+
+type Shape = 'digits' | 'hex' | 'code' | 'word'
+
+/** The kind of token a value is: 2041 digits, 5f3a9c0d hex, C-1042 code, start word. */
+export function shapeOf(value: string): Shape | undefined {
+  if (!/^[\p{L}\p{N}_.~:-]{1,80}$/u.test(value)) return undefined
+  if (/^\d+$/.test(value)) return 'digits'
+  if (/^[0-9a-f]{6,}$/i.test(value) && /\d/.test(value) && /[a-f]/i.test(value)) return 'hex'
+  if (/\d/.test(value)) return 'code'
+  return 'word'
+}
+
+interface Pattern {
+  template: string
+  /** The address was seen with exactly this sample's value in it (surest), else by shape. */
+  direct: boolean
+}
+
+/** Address templates from the links on the screens seen, for the values that could be ids. */
+export function urlPatterns(screens: Snapshot[], leaves: InputLeaf[], appUrl: string): Pattern[] {
+  const home = safeUrl(appUrl)
+  if (!home) return []
+  const hrefs = new Set<string>()
+  const visit = (e: UiElement) => {
+    if (e.href) hrefs.add(e.href)
+    e.children.forEach(visit)
+  }
+  for (const s of screens) visit(s.root)
+  const out = new Map<string, Pattern>()
+  const add = (template: string, direct: boolean) => {
+    const had = out.get(template)
+    if (!had || (direct && !had.direct)) out.set(template, { template, direct })
+  }
+  for (const leaf of leaves) {
+    if (leaf.source === 'header' || (typeof leaf.value !== 'string' && typeof leaf.value !== 'number'))
+      continue
+    const value = String(leaf.value)
+    const shape = shapeOf(value)
+    if (!shape) continue
+    const placeholder = `{{${leaf.path}}}`
+    for (const href of hrefs) {
+      const url = safeUrl(href, appUrl)
+      if (!url || url.origin !== home.origin) continue
+      const segments = url.pathname.split('/')
+      segments.forEach((segment, i) => {
+        const decoded = safeDecode(segment)
+        const direct = decoded === value
+        // A path segment of words ("wiki", "tickets") is the app's own; only ids are swapped by shape.
+        if (
+          direct ||
+          (shape !== 'word' && shapeOf(decoded) === shape && similarLength(decoded, value, shape))
+        ) {
+          const copy = [...segments]
+          copy[i] = placeholder
+          add(`${copy.join('/')}${url.search}`, direct)
+        }
+      })
+      for (const [key, inner] of url.searchParams) {
+        const direct = inner === value
+        if (direct || (shapeOf(inner) === shape && similarLength(inner, value, shape))) {
+          const params = [...url.searchParams].map(([k, v]) =>
+            k === key
+              ? `${encodeURIComponent(k)}=${placeholder}`
+              : `${encodeURIComponent(k)}=${encodeURIComponent(v)}`,
+          )
+          add(`${url.pathname}?${params.join('&')}`, direct)
+        }
+      }
+    }
+  }
+  return [...out.values()].sort((a, b) => Number(b.direct) - Number(a.direct))
+}
+
+function similarLength(a: string, b: string, shape: Shape): boolean {
+  return shape === 'word' || shape === 'code' || Math.abs(a.length - b.length) <= Math.max(2, b.length / 2)
+}
+
+/**
+ * Tries the address patterns with the sample's values: the first page that shows the value (and
+ * no "not found") is the record. Leaves the app on that page.
+ */
+export async function findUrlRoute(
+  session: BuildSession,
+  app: AppSpec,
+  screens: Snapshot[],
+  leaves: InputLeaf[],
+): Promise<UrlRoute | undefined> {
+  const appUrl = app.url
+  if (!appUrl) return undefined
+  const patterns = urlPatterns(screens, leaves, appUrl)
+  if (patterns.length === 0) return undefined
+  session.progress(
+    'explore',
+    `No screen has fields for the sample, but the app’s links show addresses that hold ids: ${patterns
+      .slice(0, MAX_TRIES)
+      .map((p) => `“${p.template}”`)
+      .join(', ')}`,
+  )
+  for (const pattern of patterns.slice(0, MAX_TRIES)) {
+    const leaf = leaves.find((l) => pattern.template.includes(`{{${l.path}}}`))!
+    const value = String(leaf.value)
+    const relative = pattern.template.replace(`{{${leaf.path}}}`, encodeURIComponent(value))
+    // Every try starts where a run starts: the app freshly opened.
+    await session.launch(app)
+    const base = await session.settle()
+    const url = new URL(relative, base.window.url ?? appUrl).href
+    const started = performance.now()
+    try {
+      await session.navigate(url)
+    } catch (error) {
+      session.progress('explore', `Opening ${relative} failed: ${(error as Error).message}`)
+      continue
+    }
+    const after = await session.settle(base.root)
+    const elapsedMs = Math.round(performance.now() - started)
+    const text = visibleText(after.root)
+    const shows = text.includes(value) || (after.window.title ?? '').includes(value)
+    if (shows && !NOT_FOUND.test(text.slice(0, 400))) {
+      session.progress(
+        'explore',
+        `Opening ${relative} shows the record (it has “${value}”): the job opens “${pattern.template}”`,
+        {
+          url: pattern.template,
+        },
+      )
+      return {
+        step: { kind: 'navigate', name: `Open ${pattern.template}`, url: pattern.template },
+        leaf,
+        before: base,
+        after,
+        elapsedMs,
+      }
+    }
+    session.progress('explore', `Opening ${relative} does not show “${value}”; not this address`)
+  }
+  return undefined
+}
+
+function visibleText(root: UiElement): string {
+  const parts: string[] = []
+  const visit = (e: UiElement) => {
+    if (e.name) parts.push(e.name)
+    if (e.value) parts.push(e.value)
+    e.children.forEach(visit)
+  }
+  visit(root)
+  return parts.join(' \n')
+}
+
+function safeUrl(href: string, base?: string): URL | undefined {
+  try {
+    return new URL(href, base)
+  } catch {
+    return undefined
+  }
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}
