@@ -6,7 +6,7 @@ import {
   currentWindow,
   fail,
   type RunContext,
-  type RunFailure,
+  RunFailure,
   scopeOf,
   toRunError,
   waitForChange,
@@ -31,15 +31,54 @@ export async function actOn(
   action: TargetAction,
   deadline: number,
   accept?: (result: ActionResult) => RunFailure | undefined,
+  options: TargetOptions = {},
 ): Promise<ActionResult> {
-  const windowId = await currentWindow(ctx)
-  const rendered = renderSelector(selector, scopeOf(ctx))
-  const what = describeSelector(rendered)
   const needsEnabled = action.kind !== 'read' && action.kind !== 'focus'
+  return onTarget(
+    ctx,
+    selector,
+    deadline,
+    async (element, windowId) => {
+      const result = await ctx.driver.act(windowId, { ...action, ref: element.ref } as ElementAction)
+      const refusal = accept?.(result)
+      if (refusal) throw refusal
+      return result
+    },
+    { ...options, needsEnabled },
+  )
+}
+
+export interface TargetOptions {
+  /** Maps each rendered template of the selector (a caller's word → the app's word). */
+  mapValue?: (rendered: string) => string
+  /** A second look when the selector finds nothing (e.g. names compared without case or accents). */
+  fallback?: (root: UiElement, selector: Selector) => UiElement | undefined
+  needsEnabled?: boolean
+}
+
+/**
+ * Finds the selector's single element in a fresh snapshot and hands it to `use`, retrying after
+ * UI changes while it is missing, disabled or `use` fails in a way waiting can cure (a retryable
+ * driver error, or a RunFailure it throws, which is reported if the deadline passes).
+ */
+export async function onTarget<T>(
+  ctx: RunContext,
+  selector: Selector,
+  deadline: number,
+  use: (element: UiElement, windowId: string) => Promise<T>,
+  options: TargetOptions = {},
+): Promise<T> {
+  const windowId = await currentWindow(ctx)
+  const rendered = renderSelector(selector, scopeOf(ctx), options.mapValue)
+  const what = describeSelector(rendered)
   for (;;) {
     let problem: RunFailure
     const snapshot = await ctx.driver.snapshot(windowId)
-    const resolution = resolveSelector(snapshot.root, rendered)
+    let resolution = resolveSelector(snapshot.root, rendered)
+    if (resolution.status === 'not-found' && options.fallback) {
+      const found = options.fallback(snapshot.root, rendered)
+      if (found) resolution = { status: 'found', element: found, fingerprint: -1 }
+    }
     if (resolution.status === 'ambiguous') {
       const candidates = describeCandidates(snapshot.root, resolution.matches)
       const list = candidates.map((c) => c.text).join('; ')
@@ -54,22 +93,19 @@ export async function actOn(
         selector: rendered,
         ...(candidates.length ? { candidates } : {}),
       })
-    } else if (needsEnabled && resolution.element.states.includes('disabled')) {
+    } else if (options.needsEnabled && resolution.element.states.includes('disabled')) {
       problem = fail('ELEMENT_DISABLED', `${what} is disabled`, { selector: rendered })
     } else {
       try {
-        const result = await ctx.driver.act(windowId, {
-          ...action,
-          ref: resolution.element.ref,
-        } as ElementAction)
-        const refusal = accept?.(result)
-        if (!refusal) return result
-        problem = refusal
+        return await use(resolution.element, windowId)
       } catch (error) {
-        if (!(error instanceof DriverError)) throw error
-        problem = fail(toRunError(error).code, `${what}: ${error.message}`, { selector: rendered })
-        // Unsupported actions, missing options or a lost browser will not heal by waiting.
-        if (!error.retryable) throw problem
+        if (error instanceof RunFailure) problem = error
+        else if (!(error instanceof DriverError)) throw error
+        else {
+          problem = fail(toRunError(error).code, `${what}: ${error.message}`, { selector: rendered })
+          // Unsupported actions, missing options or a lost browser will not heal by waiting.
+          if (!error.retryable) throw problem
+        }
       }
     }
     if (!(await waitForChange(ctx, windowId, deadline))) throw problem

@@ -55,8 +55,11 @@ export function toRunError(error: unknown): RunError {
         return { code: error.code, message: error.message }
       case 'STALE_REF':
         return { code: 'ELEMENT_NOT_FOUND', message: error.message }
-      case 'UNSUPPORTED_ACTION':
       case 'OPTION_NOT_FOUND':
+      case 'NAVIGATION_BLOCKED':
+      case 'LAUNCH_FAILED':
+        return { code: error.code, message: error.message }
+      case 'UNSUPPORTED_ACTION':
       case 'BLOCKED_BY_DIALOG':
         return { code: 'ACTION_FAILED', message: error.message }
       default:

@@ -129,12 +129,25 @@ function byText(
 }
 
 /** The selector with its templates rendered for this run (e.g. a row link named after an input id). */
-export function renderSelector(selector: Selector, scope: TemplateScope): Selector {
-  return { ...selector, fingerprints: selector.fingerprints.map((f) => renderFingerprint(f, scope)) }
+export function renderSelector(
+  selector: Selector,
+  scope: TemplateScope,
+  mapValue?: (rendered: string) => string,
+): Selector {
+  return {
+    ...selector,
+    fingerprints: selector.fingerprints.map((f) => renderFingerprint(f, scope, mapValue)),
+  }
 }
 
-function renderFingerprint(fingerprint: Fingerprint, scope: TemplateScope): Fingerprint {
-  const render = (template: string) => renderTemplate(template, scope)
+function renderFingerprint(
+  fingerprint: Fingerprint,
+  scope: TemplateScope,
+  mapValue: (rendered: string) => string = (rendered) => rendered,
+): Fingerprint {
+  // Only text that came from a template is mapped: a fixed name is already the app's own word.
+  const render = (template: string) =>
+    template.includes('{{') ? mapValue(renderTemplate(template, scope)) : template
   switch (fingerprint.by) {
     case 'automationId':
       return { ...fingerprint, ids: fingerprint.ids.map(render) }

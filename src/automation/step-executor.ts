@@ -1,8 +1,10 @@
 // Executes one step. Every wait is "re-check after each UI change until the step's deadline".
-import type { Condition, Scenario, Step } from '../protocol/automation.ts'
-import type { ActionResult } from '../protocol/elements.ts'
-import { actOn } from './act-on-target.ts'
+import type { Condition, Scenario, Selector, Step } from '../protocol/automation.ts'
+import type { ActionResult, UiElement } from '../protocol/elements.ts'
+import { actOn, onTarget } from './act-on-target.ts'
 import { type ConditionResult, evaluateCondition } from './conditions.ts'
+import { indexTree } from './element-tree.ts'
+import { RowsError, readRows } from './read-rows.ts'
 import {
   checkCancelled,
   currentWindow,
@@ -13,7 +15,7 @@ import {
   waitForChange,
 } from './run-context.ts'
 import { renderTemplate, resolveTemplate, TemplateError, toBoolean } from './templates.ts'
-import { compilePattern } from './text-match.ts'
+import { compilePattern, foldText, mapWord } from './text-match.ts'
 
 export interface StepOutcome {
   status: 'SUCCESS' | 'SKIPPED'
@@ -62,7 +64,9 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepOutc
     case 'select':
       return withInput(
         step,
-        () => toList(resolveTemplate(step.value, scope())),
+        // The caller's words become the app's options; the driver then matches them by value or
+        // label without case or accents.
+        () => toList(resolveTemplate(step.value, scope())).map((v) => mapWord(v, step.valueMap)),
         async (values) => done(await actOn(ctx, step.target, { kind: 'select', values }, deadline)),
       )
     case 'check':
@@ -72,8 +76,28 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepOutc
           typeof step.checked === 'boolean'
             ? step.checked
             : toBoolean(resolveTemplate(step.checked, scope()), step.checked),
-        async (checked) => done(await actOn(ctx, step.target, { kind: 'check', checked }, deadline)),
+        async (checked) =>
+          done(
+            await actOn(ctx, step.target, { kind: 'check', checked }, deadline, undefined, {
+              // A radio picked by the input ("{{answer}}"): the caller's word names the app's radio.
+              mapValue: (word) => mapWord(word, step.valueMap),
+              fallback: toggleByMeaning,
+            }),
+          ),
       )
+    case 'navigate': {
+      const windowId = await currentWindow(ctx)
+      const rendered = renderTemplate(step.url, scope())
+      const here = (await ctx.driver.listWindows()).find((w) => w.id === windowId)?.url
+      let url: string
+      try {
+        url = new URL(rendered, here && /^https?:|^file:/.test(here) ? here : undefined).href
+      } catch {
+        throw fail('TEMPLATE_INVALID', `"${rendered}" is not a URL (nor a path relative to the current page)`)
+      }
+      await ctx.driver.navigate(windowId, url)
+      return done({ url })
+    }
     case 'keys':
       if (step.target) await actOn(ctx, step.target, { kind: 'keys', keys: step.keys }, deadline)
       else await ctx.driver.act(await currentWindow(ctx), { kind: 'keys', keys: step.keys })
@@ -159,7 +183,35 @@ async function waitUntil(ctx: RunContext, condition: Condition, deadline: number
 
 /** Reads text/value; with `extract`, keeps reading after UI changes until the pattern matches. */
 async function read(ctx: RunContext, step: Extract<Step, { kind: 'read' }>, deadline: number) {
+  const value = await readValue(ctx, step, deadline)
+  ctx.vars[step.into] = value
+  return { [step.into]: value }
+}
+
+async function readValue(
+  ctx: RunContext,
+  step: Extract<Step, { kind: 'read' }>,
+  deadline: number,
+): Promise<unknown> {
   const pattern = step.extract === undefined ? undefined : compilePattern(step.extract)
+  const extracted = (text: string) => {
+    const match = pattern?.exec(text)
+    return match ? (match[1] ?? match[0]) : text
+  }
+  const source = step.source ?? 'element'
+  if (source === 'url') return extracted(await readUrl(ctx, pattern, deadline))
+  if (!step.target)
+    throw fail('INVALID_AUTOMATION', `A read of ${source === 'rows' ? 'rows' : 'an element'} needs a target`)
+  if (source === 'rows') {
+    return onTarget(ctx, step.target, deadline, async (element) => {
+      try {
+        return readRows(element, step.columns)
+      } catch (error) {
+        if (error instanceof RowsError) throw fail('ACTION_FAILED', error.message, { selector: step.target })
+        throw error
+      }
+    })
+  }
   const pick = (result: ActionResult) => {
     const property = step.property ?? 'auto'
     if (property === 'text') return result.text ?? ''
@@ -171,9 +223,35 @@ async function read(ctx: RunContext, step: Extract<Step, { kind: 'read' }>, dead
       ? undefined
       : fail('EXTRACT_NO_MATCH', `"${pick(r)}" does not match /${step.extract}/`, { selector: step.target }),
   )
-  const text = pick(result)
-  const match = pattern?.exec(text)
-  const value = match ? (match[1] ?? match[0]) : text
-  ctx.vars[step.into] = value
-  return { [step.into]: value }
+  return extracted(pick(result))
+}
+
+/** The window's address; with a pattern, keeps looking after UI changes (a redirect) until it matches. */
+async function readUrl(ctx: RunContext, pattern: RegExp | undefined, deadline: number): Promise<string> {
+  const windowId = await currentWindow(ctx)
+  for (;;) {
+    const url = (await ctx.driver.listWindows()).find((w) => w.id === windowId)?.url
+    if (url === undefined) throw fail('WINDOW_NOT_FOUND', 'The window has no address (or is gone)')
+    if (!pattern || pattern.test(url)) return url
+    if (!(await waitForChange(ctx, windowId, deadline)))
+      throw fail('EXTRACT_NO_MATCH', `The address "${url}" does not match /${pattern.source}/`)
+  }
+}
+
+/** A radio, checkbox or switch whose name is the selector's name or label without case or accents. */
+function toggleByMeaning(root: UiElement, selector: Selector): UiElement | undefined {
+  const toggles = new Set(['radio', 'checkbox', 'switch'])
+  for (const fingerprint of selector.fingerprints) {
+    const wanted =
+      fingerprint.by === 'role' && toggles.has(fingerprint.role)
+        ? fingerprint.name
+        : fingerprint.by === 'label' && (!fingerprint.role || toggles.has(fingerprint.role))
+          ? fingerprint.label
+          : undefined
+    if (wanted === undefined) continue
+    const folded = foldText(wanted).replace(/[\s:*]+$/, '')
+    const matches = indexTree(root).all.filter((e) => toggles.has(e.role) && foldText(e.name) === folded)
+    if (matches.length === 1) return matches[0]
+  }
+  return undefined
 }

@@ -1,38 +1,34 @@
 // `{{customer.email}}` templates over the run's scope (the job input plus values read so far).
-// Deliberately tiny: a dotted path and an optional `?? "fallback"`, no logic, so automations stay
-// data that a person can read in the dashboard.
+// Deliberately tiny: a dotted path, optional `| filter`s that split a date for composite controls
+// (`{{dob | day2}}`, `{{dob | date:DD/MM/YYYY}}`) and an optional `?? "fallback"` (used as is,
+// unfiltered, when the input has no value); no logic, so automations stay data a person can read.
+import { compileFilter, type Filter } from './date-filters.ts'
+import { TemplateError } from './template-error.ts'
 
 export type TemplateScope = Readonly<Record<string, unknown>>
 
-export class TemplateError extends Error {
-  override readonly name = 'TemplateError'
-  constructor(
-    readonly code: 'INPUT_MISSING' | 'TEMPLATE_INVALID',
-    message: string,
-    /** The input path that had no value (INPUT_MISSING). */
-    readonly path?: string,
-  ) {
-    super(message)
-  }
-}
+export { TemplateError }
 
 const PLACEHOLDER = /\{\{([^{}]*)\}\}/g
 const WHOLE = /^\{\{([^{}]*)\}\}$/
 
 interface Expression {
   path: string
+  filters: Filter[]
   fallback?: unknown
   hasFallback: boolean
 }
 
 function parseExpression(source: string): Expression {
   const [pathPart = '', ...rest] = source.split('??')
-  const path = pathPart.trim()
+  const [rawPath = '', ...filterSources] = pathPart.split('|')
+  const path = rawPath.trim()
   if (!/^[\w$-]+(\.[\w$-]+)*$/.test(path))
     throw new TemplateError('TEMPLATE_INVALID', `Invalid placeholder {{${source}}}`)
-  if (rest.length === 0) return { path, hasFallback: false }
+  const filters = filterSources.map((filter) => compileFilter(filter, source.trim()))
+  if (rest.length === 0) return { path, filters, hasFallback: false }
   try {
-    return { path, fallback: JSON.parse(rest.join('??').trim()), hasFallback: true }
+    return { path, filters, fallback: JSON.parse(rest.join('??').trim()), hasFallback: true }
   } catch {
     throw new TemplateError(
       'TEMPLATE_INVALID',
@@ -53,7 +49,8 @@ export function lookupPath(scope: TemplateScope, path: string): unknown {
 
 function evaluate(expression: Expression, scope: TemplateScope): unknown {
   const value = lookupPath(scope, expression.path)
-  if (value !== undefined && value !== null) return value
+  if (value !== undefined && value !== null)
+    return expression.filters.reduce<unknown>((current, filter) => filter(current, expression.path), value)
   if (expression.hasFallback) return expression.fallback
   throw new TemplateError('INPUT_MISSING', `The input has no value for "${expression.path}"`, expression.path)
 }

@@ -35,3 +35,22 @@ export function matchesText(actual: string, expected: string, mode: TextMatch = 
       return compilePattern(expected).test(actual)
   }
 }
+
+/** Text compared the way people mean it: no case, no accents, collapsed spaces ("Régie" ≈ "regie"). */
+export function foldText(text: string): string {
+  return collapse(text).normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+}
+
+/** Like foldText, also without punctuation or spaces: how column headers are matched ("E-mail:" ≈ "email"). */
+export function foldWord(text: string): string {
+  return foldText(text).replace(/[^\p{L}\p{N}]+/gu, '')
+}
+
+/** The app's word for the caller's word (`valueMap` keys compared with foldText), else the word itself. */
+export function mapWord(word: string, valueMap: Readonly<Record<string, string>> | undefined): string {
+  if (!valueMap) return word
+  if (Object.hasOwn(valueMap, word)) return valueMap[word]!
+  const folded = foldText(word)
+  for (const [key, value] of Object.entries(valueMap)) if (foldText(key) === folded) return value
+  return word
+}

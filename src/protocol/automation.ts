@@ -244,6 +244,12 @@ export const RUN_ERROR_CODES = [
   'INVALID_AUTOMATION',
   'DRIVER_ERROR',
   'CANCELLED',
+  /** No option of the drop-down, combobox or radio group matches the value (the message lists them). */
+  'OPTION_NOT_FOUND',
+  /** The step would leave the app: a link or navigation to an origin outside the app's allowed ones. */
+  'NAVIGATION_BLOCKED',
+  /** The app (its URL or program) could not be opened: connection refused, unknown host, HTTP error. */
+  'LAUNCH_FAILED',
 ] as const
 export const RunErrorCode = Type.Union(RUN_ERROR_CODES.map((code) => Type.Literal(code)))
 export type RunErrorCode = Static<typeof RunErrorCode>

@@ -52,6 +52,7 @@ export type RunOutcome = Static<typeof RunOutcome>
 export const RPC_METHODS = [
   'listWindows',
   'launch',
+  'navigate',
   'focusWindow',
   'snapshot',
   'act',

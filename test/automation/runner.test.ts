@@ -33,6 +33,9 @@ class ScriptedDriver implements Driver {
   async launch(): Promise<WindowInfo> {
     return this.screen.window
   }
+  async navigate(): Promise<WindowInfo> {
+    return this.screen.window
+  }
   async focusWindow() {}
   async snapshot(): Promise<Snapshot> {
     return this.screen

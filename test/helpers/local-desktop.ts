@@ -11,6 +11,7 @@ export function localDesktop(driver: BrowserDriver, name = 'test-desktop'): Desk
     runs: 0,
     listWindows: () => driver.listWindows(),
     launch: (app: Parameters<BrowserDriver['launch']>[0]) => driver.launch(app),
+    navigate: (windowId: string, url: string) => driver.navigate(windowId, url),
     snapshot: (windowId: string) => driver.snapshot(windowId),
     act: (windowId: string, action: Parameters<BrowserDriver['act']>[1]) => driver.act(windowId, action),
     waitForChange: (windowId: string, timeoutMs: number) => driver.waitForChange(windowId, timeoutMs),

@@ -16,6 +16,8 @@ export type DriverErrorCode =
   /** A native dialog blocks the page: only the dialog can be acted on (and no screenshot taken). */
   | 'BLOCKED_BY_DIALOG'
   | 'LAUNCH_FAILED'
+  /** The page tried to leave the app (another origin than the app's own and its allowed ones). */
+  | 'NAVIGATION_BLOCKED'
   | 'TIMEOUT'
   | 'DISCONNECTED'
   | 'PROTOCOL_ERROR'
@@ -51,6 +53,13 @@ export interface Driver {
    * do not pile up tabs) and returns its window once it has loaded.
    */
   launch(app: AppSpec): Promise<WindowInfo>
+  /**
+   * Opens an absolute URL in the window (same tab) and resolves once it has loaded. Fails with
+   * NAVIGATION_BLOCKED outside the launched app's origins, LAUNCH_FAILED when it cannot load.
+   * Live drivers return the window as loaded; a driver over a recorded screen has none to give.
+   */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a recorded screen's driver resolves with nothing
+  navigate(windowId: string, url: string): Promise<WindowInfo | void>
   /** Brings the window to the foreground so input goes to it. */
   focusWindow(windowId: string): Promise<void>
 

@@ -16,6 +16,7 @@ export function hubDesktop(hub: AgentHub, desktopId: string, name: string): Desk
     name,
     listWindows: () => call<WindowInfo[]>('listWindows'),
     launch: (app: AppSpec) => call<WindowInfo>('launch', app),
+    navigate: (windowId: string, url: string) => call<WindowInfo>('navigate', windowId, url),
     snapshot: (windowId: string) => call<Snapshot>('snapshot', windowId),
     act: (windowId: string, action: ElementAction) => call<ActionResult>('act', windowId, action),
     waitForChange: (windowId: string, timeoutMs: number) =>

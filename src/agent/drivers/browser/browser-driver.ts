@@ -1,4 +1,5 @@
 // The browser driver: Chromium/Edge over the DevTools protocol, one tab per window.
+import type { Protocol } from 'devtools-protocol'
 import type { AppSpec } from '../../../protocol/automation.ts'
 import type {
   ActionResult,
@@ -31,31 +32,80 @@ export interface BrowserDriverOptions extends LaunchOptions {
   navigationTimeoutMs?: number
 }
 
+/** URLs that never leave the browser: always allowed by the origin lock. */
+const LOCAL_SCHEMES = ['about:', 'data:', 'blob:', 'chrome-error:', 'devtools:']
+
 export class BrowserDriver implements Driver {
   readonly kind = 'browser'
   private connection?: CdpConnection
   private tabs?: TabRegistry
   private browser?: LaunchedBrowser
+  /** Origins the launched app may load (its own and app.allowOrigins); undefined until a launch with a URL. */
+  private allowed?: Set<string>
+  /** Host names the launched browser can resolve (its --host-resolver-rules). */
+  private readonly hosts: Set<string>
+  /** Tabs this driver opened or launched an app into, and popups they opened (attached mode). */
+  private readonly own = new Set<string>()
 
-  constructor(private readonly options: BrowserDriverOptions = {}) {}
+  constructor(private readonly options: BrowserDriverOptions = {}) {
+    this.hosts = new Set(options.allowHosts ?? [])
+  }
 
   async start(): Promise<void> {
     if (this.connection && !this.connection.isClosed) return
     if (this.options.devtoolsUrl) {
       this.connection = await CdpConnection.connect(await resolveDevtoolsUrl(this.options.devtoolsUrl))
     } else {
-      this.browser = await launchBrowser(this.options)
+      this.browser = await launchBrowser({ ...this.options, allowHosts: [...this.hosts] })
       this.connection = await CdpConnection.connect(this.browser.wsUrl).catch(async (error) => {
         await this.browser?.dispose()
         throw error
       })
     }
-    this.tabs = new TabRegistry(this.connection)
-    await this.tabs.start()
+    const tabs = new TabRegistry(this.connection)
+    tabs.onTab = (target) => void this.guardTab(target)
+    this.tabs = tabs
+    await tabs.start()
+  }
+
+  /** Whether the URL is inside the launched app (always true before any app was launched). */
+  allows(url: string): boolean {
+    if (!this.allowed || LOCAL_SCHEMES.some((scheme) => url.startsWith(scheme))) return true
+    return this.allowed.has(originOf(url))
+  }
+
+  /** A launched browser is all ours; in someone's own browser only the tabs we opened are. */
+  private owns(targetId: string): boolean {
+    return this.browser !== undefined || this.own.has(targetId)
+  }
+
+  /** Closes a tab of ours (or a popup one of ours opened) that shows another site than the app. */
+  private async guardTab(target: Protocol.Target.TargetInfo): Promise<void> {
+    const opener = target.openerId
+    if (opener && this.own.has(opener)) this.own.add(target.targetId)
+    if (!this.allowed || !this.owns(target.targetId)) return
+    if (opener) {
+      // A popup of the app stays inside the app too.
+      const page = await this.tabs?.page(target.targetId).catch(() => undefined)
+      await page?.lockOrigins((url) => this.allows(url)).catch(() => {})
+    }
+    if (opener && target.url && !this.allows(target.url)) await this.tabs?.close(target.targetId)
+  }
+
+  /** Restarts a launched browser whose resolver rules lack one of the hosts (a new app's host). */
+  private async ensureHosts(hosts: string[]): Promise<void> {
+    const missing = hosts.filter((host) => host && !this.hosts.has(host))
+    if (missing.length === 0) return
+    for (const host of missing) this.hosts.add(host)
+    if (!this.browser) return
+    await this.stop()
+    this.own.clear()
+    await this.start()
   }
 
   async stop(): Promise<void> {
     const { connection, browser } = this
+    if (this.tabs) this.tabs.onTab = undefined
     this.tabs?.dispose()
     this.connection = this.tabs = this.browser = undefined
     // Close a browser we launched politely first (it flushes its profile); leave an attached one running.
@@ -70,24 +120,65 @@ export class BrowserDriver implements Driver {
   }
 
   async launch(app: AppSpec): Promise<WindowInfo> {
-    const tabs = this.registry()
     if (!app.url) {
       const title = app.titleContains?.toLowerCase()
-      const found = title ? tabs.list().find((w) => w.title.toLowerCase().includes(title)) : undefined
+      const found = title
+        ? this.registry()
+            .list()
+            .find((w) => w.title.toLowerCase().includes(title))
+        : undefined
       if (!found) throw new DriverError('WINDOW_NOT_FOUND', 'The browser driver needs app.url to open an app')
       await this.focusWindow(found.id)
       return found
     }
-    const targetId = tabs.findReusable(originOf(app.url)) ?? (await tabs.open())
+    const origin = originOf(app.url)
+    const allowed = new Set([origin, ...(app.allowOrigins ?? []).map(originOf)])
+    await this.ensureHosts([...allowed].flatMap(hostOf))
+    this.allowed = allowed
+    const tabs = this.registry()
+    // Launching starts afresh: our tab of the app (else a blank or any tab of ours) is sent to the
+    // start URL, and tabs of ours left on other sites by earlier builds or runs are closed.
+    const ours = tabs.list().filter((w) => this.owns(w.id))
+    const targetId =
+      ours.find((w) => w.url !== undefined && originOf(w.url) === origin)?.id ??
+      ours.find((w) => w.url === 'about:blank')?.id ??
+      ours[0]?.id ??
+      (await tabs.open())
+    this.own.add(targetId)
+    for (const stray of ours)
+      if (stray.id !== targetId && !(stray.url && this.allows(stray.url))) await tabs.close(stray.id)
     const page = await tabs.page(targetId)
+    await page.lockOrigins((url) => this.allows(url))
     await this.focusWindow(targetId)
     // A dialog left open by an earlier, failed run would block the tab for good: launching starts afresh.
     if (page.dialog) await page.session.send('Page.handleJavaScriptDialog', { accept: false })
     const timeoutMs = this.options.navigationTimeoutMs ?? 30_000
-    const { errorText } = await page.call('Page.navigate', { url: app.url }, timeoutMs)
+    const { errorText, loaderId } = await page
+      .call('Page.navigate', { url: app.url }, timeoutMs)
+      .catch((error: Error) => {
+        throw new DriverError('LAUNCH_FAILED', `Cannot open ${app.url}: ${error.message}`)
+      })
     if (errorText) throw new DriverError('LAUNCH_FAILED', `Cannot open ${app.url}: ${errorText}`)
     await settle(page, { maxMs: timeoutMs })
+    const status = loaderId === undefined ? undefined : page.documentStatus.get(loaderId)
+    // 401/403 are sign-in pages, which a job can get past; missing pages and server errors are not.
+    if (status !== undefined && status >= 400 && status !== 401 && status !== 403)
+      throw new DriverError('LAUNCH_FAILED', `Cannot open ${app.url}: the server answered HTTP ${status}`)
     return tabs.fresh(targetId)
+  }
+
+  async navigate(windowId: string, url: string): Promise<WindowInfo> {
+    const page = await this.registry().page(windowId)
+    if (!this.allows(url)) throw blockedError(url, this.allowed)
+    if (page.dialog)
+      throw new DriverError('BLOCKED_BY_DIALOG', `A ${page.dialog.type} dialog is open: act on it first`)
+    const timeoutMs = this.options.navigationTimeoutMs ?? 30_000
+    const { errorText } = await page.call('Page.navigate', { url }, timeoutMs)
+    if (errorText === 'net::ERR_ABORTED' && page.blockedNavigations.at(-1) === url)
+      throw blockedError(url, this.allowed)
+    if (errorText) throw new DriverError('LAUNCH_FAILED', `Cannot open ${url}: ${errorText}`)
+    await settle(page, { maxMs: timeoutMs })
+    return this.registry().fresh(windowId)
   }
 
   async focusWindow(windowId: string): Promise<void> {
@@ -127,6 +218,7 @@ export class BrowserDriver implements Driver {
   async act(windowId: string, action: ElementAction): Promise<ActionResult> {
     const page = await this.registry().page(windowId)
     const part = action.ref === undefined ? 'root' : partOf(action.ref, page.generation)
+    const blockedBefore = page.blockedNavigations.length
     let result: ActionResult = {}
     if (isDialogPart(part) || (part === 'root' && page.dialog)) {
       result = await actOnDialog(page, part, action)
@@ -144,6 +236,8 @@ export class BrowserDriver implements Driver {
       }
     }
     await settle(page, { maxMs: this.options.settleTimeoutMs })
+    const blocked = page.blockedNavigations[blockedBefore]
+    if (blocked !== undefined) throw blockedError(blocked, this.allowed)
     return result
   }
 
@@ -166,6 +260,24 @@ export class BrowserDriver implements Driver {
       throw new DriverError('DISCONNECTED', 'The browser driver is not started (or the browser has gone)')
     }
     return this.tabs
+  }
+}
+
+function blockedError(url: string, allowed: Set<string> | undefined): DriverError {
+  const inside = allowed ? [...allowed].join(', ') : 'the app'
+  return new DriverError(
+    'NAVIGATION_BLOCKED',
+    `Blocked leaving the app for ${url}: only ${inside} may be opened (add the origin to app.allowOrigins if the app needs it)`,
+  )
+}
+
+/** The host name of an origin, for the resolver rules (IP literals need no resolving but do no harm). */
+function hostOf(origin: string): string[] {
+  try {
+    const { hostname } = new URL(origin)
+    return hostname ? [hostname] : []
+  } catch {
+    return []
   }
 }
 

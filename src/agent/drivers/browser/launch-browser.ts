@@ -1,7 +1,9 @@
-// Starts Chromium/Edge with its own throw-away profile and finds its DevTools WebSocket, or
-// resolves the WebSocket of a browser someone else started.
-import { existsSync, watch } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+// Starts Chromium/Edge with its own throw-away (or a kept) profile and finds its DevTools
+// WebSocket, or resolves the WebSocket of a browser someone else started. A launched browser
+// lives and dies with this process: its own process group, a parent-death signal on Linux, a
+// kill on every exit path, and a PID file so a crashed agent's browser is cleaned up next start.
+import { existsSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs'
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DriverError } from '../driver.ts'
@@ -13,10 +15,21 @@ export interface LaunchOptions {
   /** Viewport-sized window, so screenshots and bounds are the same on every machine. */
   windowSize?: { width: number; height: number }
   timeoutMs?: number
+  /** Keep the profile here (cookies, sign-ins) instead of a throw-away one. */
+  profileDir?: string
+  /** Where the browser's PID is recorded, so a later start can end a browser left by a crash. */
+  pidFile?: string
+  /**
+   * Host names the browser may resolve besides localhost; every other name resolves to nothing,
+   * so an app (or the browser itself) can never reach outside hosts by name.
+   */
+  allowHosts?: string[]
 }
 
 export interface LaunchedBrowser {
   wsUrl: string
+  pid: number
+  userDataDir: string
   /** Ends the process (after the caller asked it to close politely) and deletes the profile. */
   dispose(): Promise<void>
 }
@@ -31,6 +44,15 @@ export const QUIET_BROWSER_FLAGS = [
   '--disable-sync',
   '--no-first-run',
   '--no-default-browser-check',
+  '--disable-default-apps',
+  '--disable-extensions',
+  '--disable-domain-reliability',
+  '--disable-client-side-phishing-detection',
+  '--disable-breakpad',
+  '--no-pings',
+  '--metrics-recording-only',
+  '--safebrowsing-disable-auto-update',
+  '--disable-features=Translate,OptimizationHints,MediaRouter,AutofillServerCommunication,CertificateTransparencyComponentUpdater',
 ]
 const BASE_FLAGS = [...QUIET_BROWSER_FLAGS, '--remote-debugging-port=0']
 
@@ -50,33 +72,121 @@ export function defaultExecutablePath(platform: NodeJS.Platform = process.platfo
   return known.find((path) => existsSync(path)) ?? known[0]!
 }
 
+/** `--host-resolver-rules`: every name resolves to nothing except loopback and the given hosts. */
+export function hostResolverRules(allowHosts: Iterable<string> = []): string {
+  const hosts = new Set(['localhost', '127.0.0.1', '[::1]'])
+  for (const host of allowHosts) if (host) hosts.add(host.toLowerCase())
+  return `--host-resolver-rules=MAP * ~NOTFOUND, ${[...hosts].map((h) => `EXCLUDE ${h}`).join(', ')}`
+}
+
+/** Linux: own process group (setsid) and SIGKILL when the agent dies (setpriv --pdeathsig). */
+function wrapper(): string[] {
+  if (process.platform !== 'linux') return []
+  const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p))
+  const setsid = ['/usr/bin/setsid', '/bin/setsid'].find((p) => existsSync(p))
+  return [...(setpriv ? [setpriv, '--pdeathsig', 'SIGKILL', '--'] : []), ...(setsid ? [setsid] : [])]
+}
+
+/** Browsers started by this process, killed (with their process group) however it exits. */
+const live = new Map<number, { grouped: boolean }>()
+let exitHookInstalled = false
+
+function killTree(pid: number, grouped: boolean, signal: NodeJS.Signals): void {
+  try {
+    process.kill(grouped ? -pid : pid, signal)
+  } catch {}
+}
+
+function installExitHook(): void {
+  if (exitHookInstalled) return
+  exitHookInstalled = true
+  // 'exit' runs synchronously on every normal or process.exit() path; signals end in process.exit.
+  process.on('exit', () => {
+    for (const [pid, { grouped }] of live) killTree(pid, grouped, 'SIGKILL')
+  })
+}
+
+/**
+ * Ends a browser an earlier, crashed run left behind: the PID file names it, and it is killed
+ * only if that process really is a browser on the recorded profile (PIDs get reused).
+ */
+export function killLeftoverBrowser(pidFile: string): boolean {
+  let recorded: { pid?: number; userDataDir?: string; temporary?: boolean }
+  try {
+    recorded = JSON.parse(readFileSync(pidFile, 'utf8'))
+  } catch {
+    return false
+  }
+  const { pid, userDataDir } = recorded
+  let killed = false
+  if (pid && userDataDir && isBrowserOnProfile(pid, userDataDir)) {
+    killTree(pid, true, 'SIGKILL')
+    killTree(pid, false, 'SIGKILL')
+    killed = true
+  }
+  if (recorded.temporary && userDataDir) rmSync(userDataDir, { recursive: true, force: true })
+  rmSync(pidFile, { force: true })
+  return killed
+}
+
+function isBrowserOnProfile(pid: number, userDataDir: string): boolean {
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+    return args.includes(`--user-data-dir=${userDataDir}`) && /chrom|msedge/i.test(args[0] ?? '')
+  } catch {
+    return false
+  }
+}
+
 export async function launchBrowser(options: LaunchOptions = {}): Promise<LaunchedBrowser> {
   const executable = options.executablePath ?? defaultExecutablePath()
-  const userDataDir = await mkdtemp(join(tmpdir(), 'deskhook-browser-'))
+  if (options.pidFile) killLeftoverBrowser(options.pidFile)
+  const temporary = !options.profileDir
+  const userDataDir = options.profileDir ?? (await mkdtemp(join(tmpdir(), 'deskhook-browser-')))
+  if (options.profileDir) {
+    await mkdir(options.profileDir, { recursive: true })
+    // A kept profile still holds the previous browser's port file: it must not be read as ours.
+    rmSync(join(userDataDir, 'DevToolsActivePort'), { force: true })
+  }
   const size = options.windowSize ?? { width: 1280, height: 800 }
   const args = [
     ...BASE_FLAGS,
     `--user-data-dir=${userDataDir}`,
     `--window-size=${size.width},${size.height}`,
+    hostResolverRules(options.allowHosts),
     ...(options.headless === false ? [] : ['--headless']),
     ...(options.extraArgs ?? []),
     'about:blank',
   ]
+  const removeProfile = () =>
+    temporary
+      ? // Windows keeps profile files locked for a moment after exit.
+        rm(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
+      : Promise.resolve()
+  const prefix = wrapper()
+  const grouped = prefix.some((p) => p.endsWith('setsid'))
   let child: ReturnType<typeof Bun.spawn<'ignore', 'ignore', 'pipe'>>
   try {
-    child = Bun.spawn([executable, ...args], { stdin: 'ignore', stdout: 'ignore', stderr: 'pipe' })
+    child = Bun.spawn([...prefix, executable, ...args], { stdin: 'ignore', stdout: 'ignore', stderr: 'pipe' })
   } catch (error) {
-    await rm(userDataDir, { recursive: true, force: true })
+    await removeProfile()
     throw new DriverError('LAUNCH_FAILED', `Cannot start ${executable}: ${(error as Error).message}`)
   }
+  const pid = child.pid
+  installExitHook()
+  live.set(pid, { grouped })
+  if (options.pidFile) writeFileSync(options.pidFile, JSON.stringify({ pid, userDataDir, temporary }))
   const stderrTail: string[] = []
   const dispose = async () => {
-    child.kill()
-    const forceKill = setTimeout(() => child.kill('SIGKILL'), 5_000)
+    killTree(pid, grouped, 'SIGTERM')
+    const forceKill = setTimeout(() => killTree(pid, grouped, 'SIGKILL'), 5_000)
     await child.exited
     clearTimeout(forceKill)
-    // Windows keeps profile files locked for a moment after exit.
-    await rm(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
+    // Helpers (renderers, zygote) of the group that outlived the browser go too.
+    killTree(pid, grouped, 'SIGKILL')
+    live.delete(pid)
+    if (options.pidFile) rmSync(options.pidFile, { force: true })
+    await removeProfile()
   }
   const portFile = readWsUrlFromPortFile(userDataDir)
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -100,7 +210,7 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Launch
         )
       }),
     ])
-    return { wsUrl, dispose }
+    return { wsUrl, pid, userDataDir, dispose }
   } catch (error) {
     await dispose()
     throw error

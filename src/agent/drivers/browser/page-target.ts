@@ -40,8 +40,16 @@ const OBSERVER_SOURCE = `(() => {
 /** Requests a page waits on before it shows their outcome; event streams and beacons never finish. */
 const TRACKED_REQUESTS = new Set(['Document', 'XHR', 'Fetch'])
 
+/** Says whether the app being driven may load a URL (the origin lock); absent: no lock. */
+export type OriginCheck = (url: string) => boolean
+
 export class PageTarget {
   dialog: NativeDialog | null = null
+  /** Main-frame navigations the origin lock stopped, oldest first. */
+  readonly blockedNavigations: string[] = []
+  /** HTTP status of each main-frame document load, by loader id (launch refuses error pages). */
+  readonly documentStatus = new Map<string, number>()
+  private originCheck?: OriginCheck
   /** Bumped by every snapshot; refs carry it so a ref from an older snapshot is refused. */
   generation = 0
   lastActivityAt = performance.now()
@@ -84,6 +92,17 @@ export class PageTarget {
       contextId: world.executionContextId,
     })
     return page
+  }
+
+  /**
+   * Routes every request of this tab through `allows` (Fetch interception): requests elsewhere
+   * fail before they leave the browser. A main-frame navigation is aborted rather than failed,
+   * so the tab stays on the app's page instead of showing an error page.
+   */
+  async lockOrigins(allows: OriginCheck): Promise<void> {
+    const first = !this.originCheck
+    this.originCheck = allows
+    if (first) await this.session.send('Fetch.enable', { patterns: [{ urlPattern: '*' }] })
   }
 
   /** Loading a document or waiting on a request the page started. */
@@ -169,6 +188,24 @@ export class PageTarget {
         if (!TRACKED_REQUESTS.has(event.type ?? '')) return
         this.inflight.add(event.requestId)
         this.changed()
+      }),
+      on('Network.responseReceived', (event) => {
+        if (event.type === 'Document' && event.frameId && mainFrame(event.frameId))
+          this.documentStatus.set(event.loaderId, event.response.status)
+      }),
+      on('Fetch.requestPaused', (event) => {
+        const { requestId, request, resourceType, frameId } = event
+        if (!this.originCheck || this.originCheck(request.url)) {
+          this.session.send('Fetch.continueRequest', { requestId }).catch(() => {})
+          return
+        }
+        const navigation = resourceType === 'Document' && mainFrame(frameId)
+        const errorReason = navigation ? 'Aborted' : 'BlockedByClient'
+        this.session.send('Fetch.failRequest', { requestId, errorReason }).catch(() => {})
+        if (navigation) {
+          this.blockedNavigations.push(request.url)
+          this.changed()
+        }
       }),
       on('Network.loadingFinished', (event) => this.requestDone(event.requestId)),
       on('Network.loadingFailed', (event) => this.requestDone(event.requestId)),

@@ -12,6 +12,9 @@ export class TabRegistry {
   private readonly targets = new Map<string, TargetInfo>()
   private readonly pages = new Map<string, Promise<PageTarget>>()
 
+  /** Told about every tab that appears or changes address (the driver closes strays). */
+  onTab?: (target: TargetInfo) => void
+
   constructor(private readonly connection: CdpConnection) {}
 
   async start(): Promise<void> {
@@ -20,9 +23,12 @@ export class TabRegistry {
       if (!isTab(targetInfo)) return
       this.targets.set(targetInfo.targetId, targetInfo)
       void this.page(targetInfo.targetId).catch(() => {})
+      this.onTab?.(targetInfo)
     })
     connection.on('Target.targetInfoChanged', ({ targetInfo }) => {
-      if (this.targets.has(targetInfo.targetId)) this.targets.set(targetInfo.targetId, targetInfo)
+      if (!this.targets.has(targetInfo.targetId)) return
+      this.targets.set(targetInfo.targetId, targetInfo)
+      this.onTab?.(targetInfo)
     })
     connection.on('Target.targetDestroyed', ({ targetId }) => this.forget(targetId))
     connection.on('Target.detachedFromTarget', ({ targetId }) => targetId && this.forget(targetId))
@@ -39,6 +45,15 @@ export class TabRegistry {
     const tabs = [...this.targets.values()]
     return (tabs.find((t) => originOf(t.url) === origin) ?? tabs.find((t) => t.url === 'about:blank'))
       ?.targetId
+  }
+
+  info(targetId: string): TargetInfo | undefined {
+    return this.targets.get(targetId)
+  }
+
+  async close(targetId: string): Promise<void> {
+    this.forget(targetId)
+    await this.connection.send('Target.closeTarget', { targetId }).catch(() => {})
   }
 
   async open(): Promise<string> {
