@@ -10,9 +10,10 @@ import { type Explored, explore, NoFormFound } from './explore.ts'
 import { inputTexts, nameFromMessage, successName } from './generalise.ts'
 import { inputLeaves, unusableKeys } from './input-leaves.ts'
 import { appSpecOf, locateWindow } from './locate-window.ts'
-import { type FieldStep, mapFields } from './map-fields.ts'
-import { type Observation, performStep, submitAndObserve } from './observe.ts'
+import type { FieldStep } from './map-fields.ts'
+import { type Observation, submitAndObserve } from './observe.ts'
 import { expectedReads, type OutputContext, readsForExpect } from './outputs.ts'
+import { fillPages } from './pages.ts'
 import { readPrompt, spoken } from './prompt.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
 import { chooseSubmit } from './submit.ts'
@@ -58,6 +59,7 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
   }
 
   let fields: FieldStep[] = []
+  let fillSteps: Step[] = []
   let submitStep: Step
   let submitLabel: string
   let observed: Observation
@@ -66,8 +68,10 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
     submitLabel = route.step.url
     observed = { before: route.before, after: route.after, elapsedMs: route.elapsedMs }
   } else {
-    const screen = explored!.snapshot
-    fields = await mapFields(session, screen.root, leaves)
+    const pages = await fillPages(session, explored!.snapshot, leaves)
+    const screen = pages.screen
+    fields = pages.fields
+    fillSteps = pages.steps
     if (fields.length === 0 && leaves.some((l) => l.source !== 'header'))
       throw new BuildFailure(
         'FIELD_NOT_MAPPED',
@@ -77,12 +81,11 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
     const submit = await chooseSubmit(
       session,
       screen.root,
-      fields.map((f) => f.control.element),
+      pages.lastFields.map((f) => f.control.element),
       reading,
     )
     submitStep = submit.step
     submitLabel = submit.label
-    for (const field of fields) await performStep(session, field.step, sample.input)
     observed = await submitAndObserve(session, submitStep, sample.input)
   }
   const fieldElements = fields.map((f) => f.control.element)
@@ -99,7 +102,7 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
   const launch: Step = { kind: 'launch', name: `Open “${window.title}”` }
   const plan: Plan = {
     app,
-    prefix: [launch, ...(explored?.navigation ?? []), ...fields.map((f) => f.step)],
+    prefix: [launch, ...(explored?.navigation ?? []), ...fillSteps],
     submit: submitStep,
     wait: { name: 'Wait for the outcome', ...waitBudget(observed.elapsedMs) },
     success: [],
