@@ -4,6 +4,7 @@
 import type { Driver } from '../agent/drivers/driver.ts'
 import {
   type Automation,
+  type Condition,
   DEFAULT_MAIN_SCENARIO,
   type Outcome,
   parseAutomation,
@@ -11,7 +12,8 @@ import {
   type Scenario,
   type Step,
 } from '../protocol/automation.ts'
-import { type RunContext, scopeOf, toRunError } from './run-context.ts'
+import { evaluateCondition } from './conditions.ts'
+import { currentWindow, type RunContext, scopeOf, toRunError } from './run-context.ts'
 import type { RunHooks, RunOptions, RunResult, StepResult, StepStarted } from './run-types.ts'
 import { executeStep } from './step-executor.ts'
 import { resolveTemplate } from './templates.ts'
@@ -59,7 +61,10 @@ export async function runAutomation(
     let outcome: Awaited<ReturnType<typeof executeStep>> | undefined
     let error: RunError | undefined
     try {
-      outcome = await executeStep(ctx, step)
+      outcome =
+        step.onlyIf && !(await holdsNow(ctx, step.onlyIf))
+          ? { status: 'SKIPPED', result: { skipped: 'its condition does not hold on this screen' } }
+          : await executeStep(ctx, step)
     } catch (thrown) {
       error = { ...toRunError(thrown), step: step.name }
     }
@@ -198,4 +203,10 @@ async function notify(call: () => void | Promise<void> | undefined): Promise<voi
 
 function iso(now: () => Date): string {
   return now().toISOString()
+}
+
+/** One look at the window as it is now. */
+async function holdsNow(ctx: RunContext, condition: Condition): Promise<boolean> {
+  const snapshot = await ctx.driver.snapshot(await currentWindow(ctx))
+  return evaluateCondition(snapshot.root, condition, scopeOf(ctx)).holds
 }

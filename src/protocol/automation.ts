@@ -102,6 +102,12 @@ const stepBase = {
   name: Type.String({ minLength: 1 }),
   /** Deadline for this step (finding its element, waiting for its condition). */
   timeoutMs: Type.Optional(Type.Integer({ minimum: 0 })),
+  /**
+   * The step runs only when this holds on the screen as it is (one look); otherwise it is
+   * SKIPPED. For steps a desktop may not need, such as a sign-in form that a signed-in profile
+   * never shows.
+   */
+  onlyIf: Type.Optional(Condition),
 }
 /** When the input lacks the value, skip the step (SKIPPED) instead of failing. */
 const optional = { optional: Type.Optional(Type.Boolean()) }
