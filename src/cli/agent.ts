@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { type Command, Option } from 'commander'
 import { Agent } from '../agent/agent.ts'
 import { BrowserDriver, defaultExecutablePath } from '../agent/drivers/browser/index.ts'
@@ -25,7 +26,15 @@ export function registerAgent(program: Command): void {
       '--devtools-url <url>',
       'attach to a browser already running with --remote-debugging-port instead of launching one',
     )
-    .option('--start-url <url>', 'open this page when the agent starts (the app jobs will use)')
+    .option(
+      '--start-url <url>',
+      'open this page when the agent starts (the app jobs will use); its host is one the browser may resolve',
+    )
+    .option(
+      '--profile-dir <dir>',
+      'keep the browser profile (cookies, sign-ins) in this folder across agent restarts, so the ' +
+        'desktop stays signed in to its apps; sign in once with --headed (default: a fresh profile each start)',
+    )
     .option('--headed', 'show the browser window (default: headless)')
     .option(
       '--state-dir <dir>',
@@ -45,20 +54,35 @@ export function registerAgent(program: Command): void {
         process.stderr.write(`Invalid agent options:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`)
         process.exit(2)
       }
+      if (opts.startUrl && !/^https?:\/\/[^\s]+$/.test(opts.startUrl)) {
+        process.stderr.write(`Invalid agent options:\n  - --start-url must be an http(s) URL\n`)
+        process.exit(2)
+      }
+      const stateDir = opts.stateDir ?? defaultStateDir()
+      const state = new StateStore(stateDir)
       const driver = new BrowserDriver({
         executablePath: opts.browser,
         devtoolsUrl: opts.devtoolsUrl,
         headless: !opts.headed,
+        profileDir: opts.profileDir,
+        // A browser left running by a crash of this agent is ended on the next start.
+        pidFile: join(stateDir, 'browser.pid'),
+        allowHosts: opts.startUrl ? [new URL(opts.startUrl).hostname] : [],
       })
       await driver.start()
-      if (opts.startUrl) await driver.launch({ url: opts.startUrl })
+      if (opts.startUrl) {
+        // An app that is down now may be up by the first run: the agent stays online regardless.
+        await driver
+          .launch({ url: opts.startUrl })
+          .catch((err: Error) => log.warn({ err: err.message, url: opts.startUrl }, 'start page not opened'))
+      }
       const agent = new Agent({
         server: opts.server,
         token: opts.token,
         name: opts.name,
         driver,
         runAutomation,
-        state: new StateStore(opts.stateDir ?? defaultStateDir()),
+        state,
         log,
         version: VERSION,
         backoffBaseMs: Math.min(500, cap),
@@ -74,8 +98,16 @@ export function registerAgent(program: Command): void {
         await agent.stop().catch(() => {})
         process.exit(0)
       }
-      process.once('SIGINT', () => void shutdown())
-      process.once('SIGTERM', () => void shutdown())
+      for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+        process.once(signal, () => void shutdown())
+      // A bug must not leave the browser behind: the exit hook of launch-browser kills it.
+      process.on('uncaughtException', (err) => {
+        log.fatal({ err }, 'agent crashed')
+        process.exit(70)
+      })
+      process.on('unhandledRejection', (err) =>
+        log.error({ err }, 'unhandled rejection (agent keeps running)'),
+      )
       agent.start()
     })
 }

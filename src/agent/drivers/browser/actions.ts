@@ -4,7 +4,7 @@ import type { ActionResult, ElementAction } from '../../../protocol/elements.ts'
 import { DriverError } from '../driver.ts'
 import { CdpProtocolError } from './cdp-connection.ts'
 import { pressKeys } from './keyboard.ts'
-import { callOnNode, findOption } from './node-calls.ts'
+import { callOnNode, findOption, listOptions } from './node-calls.ts'
 import * as inPage from './page-functions.ts'
 import type { PageTarget } from './page-target.ts'
 
@@ -66,13 +66,67 @@ export async function fillNode(
     )
   }
   if (plan.kind === 'set') {
-    return { value: await callOnNode(page, backendNodeId, inPage.setValue, value) }
+    // Set the value the way the browser's own picker does (typing is locale-dependent), in the
+    // one format every locale shares: ISO.
+    const iso = pickerValue(plan.inputType, value)
+    const set = await callOnNode(page, backendNodeId, inPage.setValue, iso)
+    if (iso !== '' && set === '')
+      throw new DriverError(
+        'UNSUPPORTED_ACTION',
+        `The ${plan.inputType} field refused "${value}" (no such ${plan.inputType})`,
+      )
+    return { value: set }
   }
   // Typing replaces the selection prepareFill made; an empty value deletes it instead.
   if (value === '') await pressKeys(page, 'Delete')
   else await page.call('Input.insertText', { text: value })
   const read = await callOnNode(page, backendNodeId, inPage.readElement)
   return { value: read.value ?? read.text }
+}
+
+const PICKER_FORMATS: Record<string, { pattern: RegExp; expected: string; example: string }> = {
+  date: { pattern: /^\d{4}-\d{2}-\d{2}$/, expected: 'YYYY-MM-DD', example: '2024-03-05' },
+  month: { pattern: /^\d{4}-\d{2}$/, expected: 'YYYY-MM', example: '2024-03' },
+  week: { pattern: /^\d{4}-W\d{2}$/, expected: 'YYYY-Www', example: '2024-W10' },
+  time: { pattern: /^\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/, expected: 'HH:MM or HH:MM:SS', example: '14:30' },
+  'datetime-local': {
+    pattern: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/,
+    expected: 'YYYY-MM-DDTHH:MM',
+    example: '2024-03-05T14:30',
+  },
+}
+
+/** The ISO value a native date/time input takes; other formats are refused, saying which one is expected. */
+export function pickerValue(inputType: string, value: string): string {
+  const format = PICKER_FORMATS[inputType]
+  const text = value.trim()
+  if (!format || text === '') return text
+  let candidate = inputType === 'datetime-local' ? text.replace(' ', 'T') : text
+  // A full ISO timestamp fills a date or month field with its date part.
+  if (inputType === 'date' && /^\d{4}-\d{2}-\d{2}T/.test(candidate)) candidate = candidate.slice(0, 10)
+  if (inputType === 'month' && /^\d{4}-\d{2}-\d{2}/.test(candidate)) candidate = candidate.slice(0, 7)
+  if (format.pattern.test(candidate)) return candidate
+  throw new DriverError(
+    'UNSUPPORTED_ACTION',
+    `Cannot fill the ${inputType} field with "${value}": it takes ${format.expected} (e.g. ${format.example}); ` +
+      'send ISO dates, or convert with a template filter such as {{when | date:YYYY-MM-DD}}',
+  )
+}
+
+/** Waits (on page changes, up to timeoutMs) for a scripted list to show the option. */
+async function waitForOption(
+  page: PageTarget,
+  backendNodeId: number,
+  value: string,
+  timeoutMs: number,
+): Promise<number | null> {
+  const deadline = performance.now() + timeoutMs
+  for (;;) {
+    const option = await findOption(page, backendNodeId, value)
+    const remaining = deadline - performance.now()
+    if (option !== null || remaining <= 0) return option
+    await page.nextChange(remaining)
+  }
 }
 
 export async function selectNode(
@@ -90,17 +144,27 @@ export async function selectNode(
       `No option "${outcome.wanted}"; the options are: ${outcome.available.map((a) => `"${a}"`).join(', ')}`,
     )
   }
-  // A scripted list box: click the option like a user, opening the box first when it is closed.
+  // A scripted list box or combobox: click the option like a user, opening the box first when it
+  // is closed; a typeahead combobox gets the text typed and offers the option after that.
   for (const value of values) {
     let option = await findOption(page, backendNodeId, value)
     if (option === null) {
       await clickNode(page, backendNodeId)
-      option = await findOption(page, backendNodeId, value)
+      option = await waitForOption(page, backendNodeId, value, 1_000)
     }
-    if (option === null) throw new DriverError('OPTION_NOT_FOUND', `No option "${value}" in this list`)
+    if (option === null && (await callOnNode(page, backendNodeId, inPage.typeaheadInput))) {
+      await page.call('Input.insertText', { text: value })
+      option = await waitForOption(page, backendNodeId, value, 5_000)
+    }
+    if (option === null) {
+      const available = await listOptions(page, backendNodeId)
+      const shown = available.length ? available.map((a) => `"${a}"`).join(', ') : 'none shown'
+      throw new DriverError('OPTION_NOT_FOUND', `No option "${value}"; the options are: ${shown}`)
+    }
     await clickNode(page, option)
   }
-  return { value: values.join(', ') }
+  const after = await callOnNode(page, backendNodeId, inPage.readElement)
+  return { value: after.value || values.join(', ') }
 }
 
 export async function checkNode(

@@ -7,6 +7,10 @@ export const ROLE_MAP: Record<string, UiRole> = {
   link: 'link',
   textbox: 'textbox',
   searchbox: 'textbox',
+  // Native date and time inputs: one field holding an ISO value, not their day/month/year parts.
+  Date: 'textbox',
+  DateTime: 'textbox',
+  InputTime: 'textbox',
   spinbutton: 'spinbutton',
   checkbox: 'checkbox',
   radio: 'radio',

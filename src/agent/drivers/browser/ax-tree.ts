@@ -80,6 +80,11 @@ function build(node: AXNode | undefined, byId: Map<string, AXNode>, context: AxM
     children = idHandles(built)
   }
   const element: UiElement = { ...base, role, name: ownName, value, states, description, children }
+  if (facts && EDITABLE_ROLES.has(role)) {
+    element.placeholder = facts.placeholder
+    element.inputType = facts.inputType
+  }
+  if (facts && role === 'link') element.href = facts.href
   return [{ element: prune(element) }]
 }
 
@@ -150,7 +155,15 @@ function valueFor(node: AXNode, role: UiRole): string | undefined {
 
 /** Drops optional members that are undefined so snapshots serialise (and compare) cleanly. */
 function prune(element: UiElement): UiElement {
-  for (const key of ['value', 'automationId', 'bounds', 'description'] as const) {
+  for (const key of [
+    'value',
+    'automationId',
+    'bounds',
+    'description',
+    'placeholder',
+    'inputType',
+    'href',
+  ] as const) {
     if (element[key] === undefined) delete element[key]
   }
   return element

@@ -1,11 +1,17 @@
 // What the accessibility tree does not say about a node, taken from one DOMSnapshot call instead
-// of one DOM round trip per node: its DOM id (our automationId) and its on-screen box.
+// of one DOM round trip per node: its DOM id (our automationId), its on-screen box, and what
+// the HTML says that the accessibility tree does not (placeholder, input type, link target).
 import type { Protocol } from 'devtools-protocol'
 import type { Bounds } from '../../../protocol/elements.ts'
 
 export interface DomFacts {
   id?: string
   bounds?: Bounds
+  placeholder?: string
+  /** The HTML input type of an <input> (`text` when it has none). */
+  inputType?: string
+  /** A link's target, absolute. */
+  href?: string
 }
 
 /** Facts by backendNodeId for the main document; bounds in viewport pixels, like screenshots. */
@@ -18,14 +24,22 @@ export function collectDomFacts(
   const { strings } = snapshot
   const backendIds = doc.nodes.backendNodeId ?? []
   const attributes = doc.nodes.attributes ?? []
+  const nodeNames = doc.nodes.nodeName ?? []
+  const base = strings[doc.baseURL] || strings[doc.documentURL] || undefined
   for (let i = 0; i < backendIds.length; i++) {
     const pairs = attributes[i]
-    if (!pairs) continue
-    for (let a = 0; a + 1 < pairs.length; a += 2) {
-      if (strings[pairs[a]!] !== 'id') continue
-      const id = strings[pairs[a + 1]!]
-      if (id) facts.set(backendIds[i]!, { id })
+    const tag = strings[nodeNames[i] ?? -1]
+    const entry: DomFacts = tag === 'INPUT' ? { inputType: 'text' } : {}
+    for (let a = 0; pairs && a + 1 < pairs.length; a += 2) {
+      const name = strings[pairs[a]!]
+      const value = strings[pairs[a + 1]!]
+      if (!value) continue
+      if (name === 'id') entry.id = value
+      else if (name === 'placeholder') entry.placeholder = value.replace(/\s+/g, ' ').trim() || undefined
+      else if (name === 'type' && tag === 'INPUT') entry.inputType = value.toLowerCase()
+      else if (name === 'href' && tag === 'A') entry.href = absolute(value, base)
     }
+    if (Object.keys(entry).length > 0) facts.set(backendIds[i]!, entry)
   }
   // Layout boxes are in document coordinates; the viewport is scrolled by the offsets.
   const scrollX = doc.scrollOffsetX ?? 0
@@ -48,6 +62,14 @@ export function collectDomFacts(
     facts.set(backendId, entry)
   }
   return facts
+}
+
+function absolute(href: string, base: string | undefined): string | undefined {
+  try {
+    return new URL(href, base).href
+  } catch {
+    return undefined
+  }
 }
 
 function union(a: Bounds | undefined, b: Bounds): Bounds {

@@ -3,6 +3,18 @@
 import { DriverError } from '../driver.ts'
 import { CdpProtocolError } from './cdp-connection.ts'
 import { findAriaOption } from './page-functions.ts'
+
+/** The labels of the visible ARIA options a scripted list offers now (for OPTION_NOT_FOUND). */
+export async function listOptions(page: PageTarget, backendNodeId: number): Promise<string[]> {
+  const labels = await callOnNode(
+    page,
+    backendNodeId,
+    findAriaOption as (this: never, w: null) => unknown,
+    null,
+  )
+  return Array.isArray(labels) ? (labels as string[]) : []
+}
+
 import type { PageTarget } from './page-target.ts'
 
 type InPageFunction<A extends unknown[], R> = (this: never, ...args: A) => R
@@ -56,7 +68,7 @@ export async function findOption(
       functionDeclaration: findAriaOption.toString(),
       arguments: [{ value }],
     })
-    if (!result.objectId) return null
+    if (!result.objectId || result.subtype !== 'node') return null
     const { node } = await page.call('DOM.describeNode', { objectId: result.objectId })
     page.session.send('Runtime.releaseObject', { objectId: result.objectId }).catch(() => {})
     return node.backendNodeId

@@ -33,7 +33,7 @@ export function checkHit(this: Node, x: number, y: number): HitCheck {
 
 export type FillPlan =
   | { kind: 'type' }
-  | { kind: 'set' }
+  | { kind: 'set'; inputType: string }
   | { kind: 'refuse'; reason: string; disabled?: boolean }
 
 /** Focuses and selects the element's content so typing replaces it; says how to enter the value. */
@@ -49,7 +49,7 @@ export function prepareFill(this: Node): FillPlan {
     el.focus()
     // Date, time, colour and range pickers take typed keys per segment or not at all.
     if (['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range'].includes(type))
-      return { kind: 'set' }
+      return { kind: 'set', inputType: type }
     el.select()
     return { kind: 'type' }
   }
@@ -81,18 +81,23 @@ export type SelectOutcome =
   | { status: 'not-native' }
   | { status: 'disabled' }
 
-/** Selects <option>s of a native <select> by value, then by label (exact, then case-insensitive). */
+/**
+ * Selects <option>s of a native <select> by value, then by label: exactly first, then without
+ * case or accents ("united kingdom" picks "United Kingdom", "Régie" picks "regie").
+ */
 export function selectNative(this: Node, wanted: string[]): SelectOutcome {
   if (!(this instanceof HTMLSelectElement)) return { status: 'not-native' }
   if (this.disabled) return { status: 'disabled' }
   const options = Array.from(this.options)
   const norm = (s: string) => s.replace(/\s+/g, ' ').trim()
+  const fold = (s: string) => norm(s).normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
   const picked: HTMLOptionElement[] = []
   for (const value of wanted) {
     const option =
       options.find((o) => o.value === value) ??
       options.find((o) => norm(o.label) === norm(value)) ??
-      options.find((o) => norm(o.label).toLowerCase() === norm(value).toLowerCase())
+      options.find((o) => fold(o.label) === fold(value)) ??
+      options.find((o) => fold(o.value) === fold(value))
     if (!option) return { status: 'missing', wanted: value, available: options.map((o) => norm(o.label)) }
     picked.push(option)
   }
@@ -103,23 +108,50 @@ export function selectNative(this: Node, wanted: string[]): SelectOutcome {
   return { status: 'ok', selected: picked.map((o) => norm(o.label)) }
 }
 
-/** Finds the ARIA option (inside the element or the popup it controls) whose text is `wanted`. */
-export function findAriaOption(this: Element, wanted: string): Element | null {
-  const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase()
+/**
+ * The ARIA options of a scripted list box or combobox: inside it, or in the popup it (or its
+ * inner input) controls or owns. With `wanted`, the option whose text or data-value is that,
+ * compared without case or accents (or null); without, the labels of all visible options.
+ */
+export function findAriaOption(this: Element, wanted: string | null): Element | string[] | null {
+  const fold = (s: string) =>
+    s.replace(/\s+/g, ' ').trim().normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
   const scopes: Element[] = [this]
-  for (const attr of ['aria-controls', 'aria-owns']) {
-    for (const id of (this.getAttribute(attr) ?? '').split(/\s+/)) {
-      const popup = id ? document.getElementById(id) : null
-      if (popup) scopes.push(popup)
+  const owners = [this, ...Array.from(this.querySelectorAll('input, [aria-controls], [aria-owns]'))]
+  for (const owner of owners) {
+    for (const attr of ['aria-controls', 'aria-owns']) {
+      for (const id of (owner.getAttribute(attr) ?? '').split(/\s+/)) {
+        const popup = id ? document.getElementById(id) : null
+        if (popup && !scopes.includes(popup)) scopes.push(popup)
+      }
     }
   }
-  for (const scope of scopes) {
-    for (const option of Array.from(scope.querySelectorAll('[role="option"]'))) {
-      const label = option.getAttribute('aria-label') ?? option.textContent ?? ''
-      if (norm(label) === norm(wanted) || option.getAttribute('data-value') === wanted) return option
-    }
+  const options = scopes.flatMap((scope) => Array.from(scope.querySelectorAll('[role="option"]')))
+  const labelOf = (option: Element) => option.getAttribute('aria-label') ?? option.textContent ?? ''
+  if (wanted === null) {
+    const visible = options.filter(
+      (o) => (o as HTMLElement).offsetParent !== null || o.getClientRects().length > 0,
+    )
+    return visible.map((o) => labelOf(o).replace(/\s+/g, ' ').trim())
+  }
+  for (const option of options) {
+    const value = option.getAttribute('data-value')
+    if (fold(labelOf(option)) === fold(wanted) || (value !== null && fold(value) === fold(wanted)))
+      return option
   }
   return null
+}
+
+/** The text input a combobox types into (itself, or an input inside it), for typeahead lists. */
+export function typeaheadInput(this: Element): boolean {
+  const input = this.matches('input, textarea, [contenteditable="true"]')
+    ? this
+    : this.querySelector('input, textarea, [contenteditable="true"]')
+  if (!input) return false
+  const el = input as HTMLInputElement
+  el.focus()
+  if (typeof el.select === 'function') el.select()
+  return true
 }
 
 /** true/false for checkboxes, radios, switches (native or ARIA); null when the element has no such state. */
