@@ -150,7 +150,7 @@ export async function selectNode(
     let option = await findOption(page, backendNodeId, value)
     if (option === null) {
       await clickNode(page, backendNodeId)
-      option = await waitForOption(page, backendNodeId, value, 1_000)
+      option = await waitForOption(page, backendNodeId, value, 500)
     }
     if (option === null && (await callOnNode(page, backendNodeId, inPage.typeaheadInput))) {
       await page.call('Input.insertText', { text: value })
