@@ -1,41 +1,87 @@
-// Which control each input value goes into: a score from the names (key vs label, id) and the
-// kinds (a boolean wants a checkbox, a value among a drop-down's options wants that drop-down),
-// then a greedy one-to-one assignment that leaves near-ties and weak matches to a question.
+// Which control each input value goes into: a score from the names (key vs label, placeholder,
+// caption, column, id), the kinds (a boolean wants a checkbox or a yes/no radio group, a value
+// among a drop-down's options wants that drop-down, a date wants a date control) and the shapes
+// (the only e-mail box takes the e-mail), then a greedy one-to-one assignment that leaves
+// near-ties and weak matches to a question.
 import type { InputLeaf } from './input-leaves.ts'
+import { isPromptOption, matchOption } from './option-match.ts'
 import type { ScreenControl } from './screen.ts'
+import { booleanValueMap, type ValueShape, valueShape } from './value-adapters.ts'
 import { splitWords, textSimilarity } from './words.ts'
 
 /** At or above: a match the builder takes without asking. */
 export const CONFIDENT = 0.75
 /** Two candidates closer than this are a tie: ask rather than guess. */
 const TIE = 0.1
-/** Headers are used only on a near-certain match, and never asked about. */
-const HEADER_CONFIDENT = 0.9
 
-const BOOLEAN_WORDS = new Set(['true', 'false', 'yes', 'no', 'on', 'off'])
-const norm = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase()
+/** Keys a caller uses for the text of a search ("q", "query", "term"). */
+const SEARCH_KEYS = new Set([
+  'q',
+  'query',
+  'search',
+  'term',
+  'terms',
+  'keyword',
+  'keywords',
+  'text',
+  's',
+  'find',
+])
+/** A value whose shape alone points at the one control of that shape (an e-mail, a date). */
+const DISTINCT_SHAPES = new Set<ValueShape>(['email', 'date'])
+/** What the only control of the value's shape scores, even when its name says nothing. */
+const UNIQUE_SHAPE = 0.85
 
-/** Whether the value is one of the control's options (by label, ignoring case). */
+/** The control's real options (a list's "Choose…" prompt is not one). */
+export function realOptions(control: ScreenControl): string[] {
+  return control.options.filter((o) => !isPromptOption(o, control.label))
+}
+
+/** Whether the value is one of the control's options (by label, ignoring case, accents and separators). */
 export function valueFits(value: unknown, control: ScreenControl): boolean {
-  const options = new Set(control.options.map(norm))
+  const options = realOptions(control)
   const values = Array.isArray(value) ? value : [value]
-  return values.length > 0 && values.every((v) => options.has(norm(String(v))))
+  return values.length > 0 && values.every((v) => matchOption(String(v), options).kind === 'exact')
+}
+
+/** Whether every value plausibly means exactly one option ("defect" → "Code_Defect"). */
+function valueMeansOption(value: unknown, control: ScreenControl): boolean {
+  const options = realOptions(control)
+  const values = Array.isArray(value) ? value : [value]
+  return values.length > 0 && values.every((v) => matchOption(String(v), options).kind !== 'ask')
+}
+
+/** What the control takes by its make: a date for date inputs, parts and pickers, else its shape. */
+export function controlShape(control: ScreenControl): ValueShape | undefined {
+  if (control.kind === 'date' || control.kind === 'date-parts' || control.datePattern) return 'date'
+  if (control.shape === 'email') return 'email'
+  if (control.shape === 'number') return 'number'
+  return undefined
 }
 
 /** 0…1: how well the value's type suits the control. */
 export function typeFit(value: unknown, control: ScreenControl): number {
-  if (typeof value === 'boolean') return control.kind === 'checkbox' ? 1 : 0
+  const shape = valueShape(value)
+  if (control.kind === 'date' || control.kind === 'date-parts') return shape === 'date' ? 1 : 0
+  if (shape === 'boolean' && typeof value === 'boolean') {
+    if (control.kind === 'checkbox') return 1
+    return control.kind === 'radio-group' && booleanValueMap(control.options) ? 1 : 0
+  }
   if (Array.isArray(value)) return control.kind === 'select' ? (valueFits(value, control) ? 1 : 0.6) : 0
-  const text = String(value)
   switch (control.kind) {
     case 'checkbox':
-      return BOOLEAN_WORDS.has(norm(text)) ? 0.8 : 0
+      return shape === 'boolean' ? 0.8 : 0
     case 'select':
-      return valueFits(value, control) ? 1 : 0.5
+      if (control.typeahead) return 1
+      return valueFits(value, control) ? 1 : valueMeansOption(value, control) ? 0.9 : 0.5
     case 'radio-group':
-      return valueFits(value, control) ? 1 : 0.2
-    case 'text':
-      return control.element.role === 'spinbutton' && !/^-?\d+([.,]\d+)?$/.test(text.trim()) ? 0.3 : 1
+      if (shape === 'boolean' && booleanValueMap(control.options)) return 1
+      return valueFits(value, control) ? 1 : valueMeansOption(value, control) ? 0.9 : 0.2
+    case 'text': {
+      if (control.datePattern) return shape === 'date' ? 1 : 0.2
+      if (control.shape === 'email' && shape !== 'email') return 0.6
+      return control.element.role === 'spinbutton' && shape !== 'number' ? 0.3 : 1
+    }
   }
 }
 
@@ -47,15 +93,49 @@ export function nameScore(leaf: InputLeaf, control: ScreenControl): number {
     keys.push(`${segments[segments.length - 2]} ${leaf.key}`)
   let best = 0
   for (const key of keys) for (const name of control.names) best = Math.max(best, textSimilarity(key, name))
+  // A search box is often named only by its hint ("Search orders…"): it is where `q` goes.
+  if (control.shape === 'search' && SEARCH_KEYS.has(leaf.key.toLowerCase())) best = Math.max(best, 0.9)
   return best
+}
+
+/** 0…1: the value's shape matching the control's (an e-mail for an e-mail box), as weak evidence alone. */
+export function shapeScore(leaf: InputLeaf, control: ScreenControl): number {
+  const shape = valueShape(leaf.value)
+  return DISTINCT_SHAPES.has(shape) && controlShape(control) === shape ? 0.6 : 0
 }
 
 export function fieldScore(leaf: InputLeaf, control: ScreenControl): number {
   const fit = typeFit(leaf.value, control)
   if (fit === 0) return 0
   // A value that is one of the options is evidence on its own (the key may be "kind" for "Category").
-  const optionBonus = control.kind !== 'text' && valueFits(leaf.value, control) ? 0.5 : 0
-  return Math.min(1, nameScore(leaf, control) * fit + optionBonus)
+  const optionBonus =
+    control.kind === 'select' || control.kind === 'radio-group'
+      ? valueFits(leaf.value, control)
+        ? 0.5
+        : valueMeansOption(leaf.value, control)
+          ? 0.3
+          : 0
+      : 0
+  return Math.min(1, Math.max(nameScore(leaf, control) * fit, shapeScore(leaf, control)) + optionBonus)
+}
+
+/**
+ * Every value × control score. A value of a distinct shape (an e-mail, a date) and the only
+ * control of that shape on the screen belong together even when the names say nothing.
+ */
+export function scorePairs(
+  leaves: InputLeaf[],
+  controls: ScreenControl[],
+): { leaf: InputLeaf; control: ScreenControl; score: number }[] {
+  return leaves.flatMap((leaf) => {
+    const shape = valueShape(leaf.value)
+    const sameShape = DISTINCT_SHAPES.has(shape) ? controls.filter((c) => controlShape(c) === shape) : []
+    return controls.map((control) => {
+      const score = fieldScore(leaf, control)
+      const unique = sameShape.length === 1 && sameShape[0] === control
+      return { leaf, control, score: unique ? Math.max(score, UNIQUE_SHAPE) : score }
+    })
+  })
 }
 
 export interface Assignment {
@@ -70,13 +150,15 @@ export interface Unsure {
   candidates: { control: ScreenControl; score: number }[]
 }
 
-/** Assigns each confident leaf its control; everything else is a question (headers are dropped). */
+/**
+ * Assigns each confident leaf its control; everything else is a question. (`ignored` stays for
+ * callers: headers are inputs only when the task names them, and then they are asked about too.)
+ */
 export function assignFields(
   leaves: InputLeaf[],
   controls: ScreenControl[],
 ): { assigned: Assignment[]; unsure: Unsure[]; ignored: InputLeaf[] } {
-  const pairs = leaves
-    .flatMap((leaf) => controls.map((control) => ({ leaf, control, score: fieldScore(leaf, control) })))
+  const pairs = scorePairs(leaves, controls)
     .filter((p) => p.score > 0)
     .sort((a, b) => b.score - a.score)
   const assigned = new Map<InputLeaf, Assignment>()
@@ -84,8 +166,7 @@ export function assignFields(
   const tied = new Set<InputLeaf>()
   for (const pair of pairs) {
     if (assigned.has(pair.leaf) || tied.has(pair.leaf) || used.has(pair.control)) continue
-    const needed = pair.leaf.source === 'header' ? HEADER_CONFIDENT : CONFIDENT
-    if (pair.score < needed) continue
+    if (pair.score < CONFIDENT) continue
     // A near-equal other control means a guess, even when a better-matching value took it.
     const rival = pairs.find(
       (p) => p.leaf === pair.leaf && p.control !== pair.control && p.score > pair.score - TIE,
@@ -101,14 +182,10 @@ export function assignFields(
   const ignored: InputLeaf[] = []
   for (const leaf of leaves) {
     if (assigned.has(leaf)) continue
-    if (leaf.source === 'header') {
-      ignored.push(leaf)
-      continue
-    }
-    const candidates = controls
-      .filter((control) => !used.has(control) && typeFit(leaf.value, control) > 0)
-      .map((control) => ({ control, score: fieldScore(leaf, control) }))
-      .sort((a, b) => b.score - a.score)
+    const candidates = scorePairs([leaf], controls)
+      .filter((p) => !used.has(p.control) && typeFit(leaf.value, p.control) > 0)
+      .map(({ control, score }) => ({ control, score }))
+      .sort((x, y) => y.score - x.score)
     unsure.push({ leaf, candidates })
   }
   return { assigned: [...assigned.values()], unsure, ignored }
@@ -116,10 +193,10 @@ export function assignFields(
 
 /** 0…1: how well a screen can take the sample's values (mean of each value's best control). */
 export function screenFitness(leaves: InputLeaf[], controls: ScreenControl[]): number {
-  const counted = leaves.filter((leaf) => leaf.source !== 'header')
-  if (counted.length === 0) return controls.length > 0 ? 1 : 0
-  const best = counted.map((leaf) => Math.max(0, ...controls.map((c) => fieldScore(leaf, c))))
-  return best.reduce((a, b) => a + b, 0) / counted.length
+  if (leaves.length === 0) return controls.length > 0 ? 1 : 0
+  const pairs = scorePairs(leaves, controls)
+  const best = leaves.map((leaf) => Math.max(0, ...pairs.filter((p) => p.leaf === leaf).map((p) => p.score)))
+  return best.reduce((a, b) => a + b, 0) / leaves.length
 }
 
 /** Words of a key as a person would say them ("customerId" → "customer id"). */

@@ -1,20 +1,32 @@
 // The values a sample brings, flattened to the template paths an automation uses
-// (`customer.email`, `_http.params.id`). Of `_http`, path parameters are real inputs; headers
-// only count when one clearly names a field; method and path never do.
+// (`customer.email`, `_http.params.id`). Inputs are the caller's values: body and query values and
+// path parameters. Request headers are transport (`accept`, `user-agent`, `content-length`…):
+// one becomes an input only when the prompt or the sample's `expect` names it ("use the
+// X-Customer-Ref header"); credentials never do. Method and path never do.
+import { compact } from './words.ts'
+
 export interface InputLeaf {
   /** Template path: `{{customer.email}}`. */
   path: string
   /** The last segment, the part that names the value ("email"). */
   key: string
   value: unknown
-  /** Headers are only used when they match a field clearly; they are never asked about. */
+  /** `header`: a request header the prompt or `expect` names; placed like any other value. */
   source: 'body' | 'params' | 'header'
+}
+
+/** What names a header: the task's wording and the sample's expected output. */
+export interface HeaderNaming {
+  prompt?: string
+  expect?: Record<string, unknown> | null
 }
 
 /** Keys a template can name: `{{first name}}` is not a placeholder, so such a key cannot be used. */
 const TEMPLATE_KEY = /^[\w$-]+$/
+/** Headers that carry credentials: never an input, whatever names them. */
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key'])
 
-export function inputLeaves(input: Record<string, unknown>): InputLeaf[] {
+export function inputLeaves(input: Record<string, unknown>, naming: HeaderNaming = {}): InputLeaf[] {
   const leaves: InputLeaf[] = []
   const visit = (value: unknown, path: string[], source: InputLeaf['source']) => {
     if (value === null || value === undefined || !TEMPLATE_KEY.test(path.at(-1) ?? '')) return
@@ -32,9 +44,34 @@ export function inputLeaves(input: Record<string, unknown>): InputLeaf[] {
   if (http && typeof http === 'object') {
     const { params, headers } = http as { params?: unknown; headers?: unknown }
     if (params && typeof params === 'object') visit(params, ['_http', 'params'], 'params')
-    if (headers && typeof headers === 'object') visit(headers, ['_http', 'headers'], 'header')
+    if (headers && typeof headers === 'object')
+      for (const [name, value] of Object.entries(headers))
+        if (headerNamed(name, naming)) visit(value, ['_http', 'headers', name], 'header')
   }
   return leaves
+}
+
+/**
+ * Whether the task names this header: the prompt spells it ("X-Customer-Ref", or "Accept-Language
+ * header": a hyphenated name, or the word "header" right after it), or `expect` has a key for it
+ * (`customerRef` for `x-customer-ref`).
+ */
+export function headerNamed(name: string, naming: HeaderNaming): boolean {
+  const lower = name.toLowerCase()
+  if (SECRET_HEADERS.has(lower)) return false
+  const bare = compact(lower.replace(/^x-/, ''))
+  if (
+    naming.expect &&
+    Object.keys(naming.expect).some((key) => compact(key) === bare || compact(key) === compact(lower))
+  )
+    return true
+  const prompt = naming.prompt?.toLowerCase() ?? ''
+  const escaped = lower.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const spelled = new RegExp(`(?<![\\w-])${escaped}(?![\\w-])(\\W+\\w+){0,2}`, 'g')
+  for (const match of prompt.matchAll(spelled)) {
+    if (lower.includes('-') || /\bheaders?\b/.test(match[0])) return true
+  }
+  return false
 }
 
 /** The sample's value as a person reads it in a question ("X-99", "true", "a, b"). */
@@ -54,6 +91,10 @@ export function unusableKeys(input: Record<string, unknown>): string[] {
       else out.push([...path, key].join('.'))
     }
   }
-  visit(input, [])
+  // Header names are the caller's transport, not keys they chose: never reported.
+  const { _http, ...values } = input
+  visit(values, [])
+  const params = (_http as { params?: unknown } | undefined)?.params
+  if (params && typeof params === 'object') visit(params, ['_http', 'params'])
   return out
 }

@@ -1,14 +1,17 @@
 // Step 3 of a build: every input value gets its control (or is knowingly left out), and every
 // required control gets a value. Confident matches are taken; the rest become questions that
-// name fields the way the screen does.
+// name fields the way the screen does. Each value is then written the way its control wants it
+// (a date split into parts, a picker's format, a caller's word mapped to the app's option).
 import { findMatches, indexTree, renderSelector } from '../automation/index.ts'
 import type { Selector, Step } from '../protocol/automation.ts'
 import type { UiElement } from '../protocol/elements.ts'
-import { assignFields, CONFIDENT, type Unsure } from './field-scores.ts'
+import { assignFields, CONFIDENT, realOptions, type Unsure } from './field-scores.ts'
 import { type InputLeaf, shownValue } from './input-leaves.ts'
+import { matchOption, runnerFinds } from './option-match.ts'
 import { readControls, type ScreenControl } from './screen.ts'
 import { designSelector } from './selector-design.ts'
 import type { BuildSession } from './session.ts'
+import { booleanValueMap, isIsoDate, nativeDateTemplate } from './value-adapters.ts'
 
 export interface FieldStep {
   step: Step
@@ -19,6 +22,12 @@ export interface FieldStep {
 
 const SKIP = '(skip)'
 const EMPTY = '(empty)'
+const NONE = '(none)'
+/** Options listed in a map_option question when none is plausible. */
+const MAX_OPTIONS = 15
+const PART_NAMES = { day: 'day', month: 'month', year: 'year' } as const
+
+type Use = { leaf?: InputLeaf; constant?: string }
 
 export async function mapFields(
   session: BuildSession,
@@ -29,7 +38,7 @@ export async function mapFields(
 ): Promise<FieldStep[]> {
   const controls = readControls(root).filter((c) => !taken.includes(c.element))
   const { assigned, unsure, ignored } = assignFields(leaves, controls)
-  const mapping = new Map<ScreenControl, { leaf?: InputLeaf; constant?: string }>()
+  const mapping = new Map<ScreenControl, Use>()
   for (const { leaf, control, score } of assigned) {
     mapping.set(control, { leaf })
     session.progress('map', `“${leaf.path}” goes into “${control.label}” (match ${score.toFixed(2)})`, {
@@ -58,16 +67,18 @@ export async function mapFields(
     mapping.set(control, choice)
     if (choice.leaf) fed.add(choice.leaf)
   }
-  return controls.flatMap((control) => {
+  const steps: FieldStep[] = []
+  for (const control of controls) {
     const use = mapping.get(control)
-    return use ? [{ step: fieldStep(root, control, use, leaves), control, leaf: use.leaf }] : []
-  })
+    if (use) steps.push(...(await fieldSteps(session, root, control, use, leaves)))
+  }
+  return steps
 }
 
 async function askWhere(
   session: BuildSession,
   { leaf, candidates }: Unsure,
-  mapping: Map<ScreenControl, { leaf?: InputLeaf; constant?: string }>,
+  mapping: Map<ScreenControl, Use>,
 ): Promise<void> {
   const free = candidates.filter((c) => !mapping.has(c.control)).slice(0, 10)
   if (free.length === 0) {
@@ -114,7 +125,7 @@ async function askRequired(
   session: BuildSession,
   control: ScreenControl,
   unused: InputLeaf[],
-): Promise<{ leaf?: InputLeaf; constant?: string } | undefined> {
+): Promise<Use | undefined> {
   session.progress('map', `“${control.label}” is required but no input value feeds it; asking`, {
     field: control.label,
   })
@@ -132,7 +143,11 @@ async function askRequired(
             { value: 'true', label: 'Tick it' },
             { value: 'false', label: 'Leave it unticked' },
           ]
-        : [...fromInput, ...control.options.map((o) => ({ value: `option:${o}`, label: o }))]
+        : control.kind === 'select' || control.kind === 'radio-group'
+          ? [...fromInput, ...realOptions(control).map((o) => ({ value: `option:${o}`, label: o }))]
+          : fromInput.length
+            ? [...fromInput, { value: EMPTY, label: 'Leave it empty' }]
+            : []
   const text =
     options.length === 0
       ? `“${control.label}” must be filled in, but the sample has no value for it. What should always go there?`
@@ -145,32 +160,198 @@ async function askRequired(
   return { constant: value }
 }
 
-function fieldStep(
+/**
+ * The steps that put the value into the control, written the way the control wants it. A
+ * drop-down or radio value that names no option plainly is matched by meaning (one plausible
+ * option is taken and remembered in `valueMap`; several or none are asked about).
+ */
+async function fieldSteps(
+  session: BuildSession,
   root: UiElement,
   control: ScreenControl,
-  use: { leaf?: InputLeaf; constant?: string },
+  use: Use,
   leaves: InputLeaf[],
-): Step {
+): Promise<FieldStep[]> {
+  const { leaf } = use
   const label = control.label
-  const value = use.leaf ? `{{${use.leaf.path}}}` : (use.constant ?? '')
-  const optional = use.leaf ? { optional: true } : {}
+  const value = leaf ? `{{${leaf.path}}}` : (use.constant ?? '')
+  const optional = leaf ? { optional: true } : {}
   const target = () => designSelector(root, control.element, `the “${label}” field`)
+  const one = (step: Step): FieldStep[] => [{ step, control, leaf }]
   switch (control.kind) {
-    case 'text':
-      return { kind: 'fill', name: `Fill “${label}”`, ...optional, target: target(), value }
-    case 'select':
-      return { kind: 'select', name: `Choose “${label}”`, ...optional, target: target(), value }
-    case 'checkbox':
-      return { kind: 'check', name: `Set “${label}”`, ...optional, target: target(), checked: value }
-    case 'radio-group':
-      return {
-        kind: 'check',
-        name: `Pick “${label}”`,
-        ...optional,
-        target: radioSelector(root, control, value, leaves),
-        checked: true,
+    case 'text': {
+      if (leaf && control.datePattern && isIsoDate(leaf.value)) {
+        const pattern = control.datePattern
+        session.progress('map', `“${label}” shows the format ${pattern}: the date is written that way`, {
+          input: leaf.path,
+          field: label,
+          format: pattern,
+        })
+        const template = `{{${leaf.path} | date:${pattern}}}`
+        return one({ kind: 'fill', name: `Fill “${label}”`, ...optional, target: target(), value: template })
       }
+      return one({ kind: 'fill', name: `Fill “${label}”`, ...optional, target: target(), value })
+    }
+    case 'date': {
+      const template = leaf ? nativeDateTemplate(leaf.path, leaf.value) : value
+      if (leaf)
+        session.progress('map', `“${label}” is a date input: it takes the date as one value`, {
+          input: leaf.path,
+          field: label,
+        })
+      return one({ kind: 'fill', name: `Fill “${label}”`, ...optional, target: target(), value: template })
+    }
+    case 'date-parts': {
+      const parts = control.parts ?? []
+      if (leaf)
+        session.progress(
+          'map',
+          `“${label}” is a date in ${parts.length} parts; “${leaf.path}” fills them as ${parts
+            .map((p) => `${PART_NAMES[p.part]} (${p.filter})`)
+            .join(', ')}`,
+          { input: leaf.path, field: label, parts: parts.map((p) => ({ part: p.part, filter: p.filter })) },
+        )
+      return parts.map((part) => {
+        const partValue = leaf ? `{{${leaf.path} | ${part.filter}}}` : value
+        const partTarget = designSelector(root, part.element, `the ${PART_NAMES[part.part]} of “${label}”`)
+        const name = `${part.kind === 'select' ? 'Choose' : 'Fill'} “${label}” (${PART_NAMES[part.part]})`
+        const step: Step =
+          part.kind === 'select'
+            ? { kind: 'select', name, ...optional, target: partTarget, value: partValue }
+            : { kind: 'fill', name, ...optional, target: partTarget, value: partValue }
+        return { step, control: { ...control, element: part.element }, leaf }
+      })
+    }
+    case 'select': {
+      if (!leaf || control.typeahead)
+        return one({ kind: 'select', name: `Choose “${label}”`, ...optional, target: target(), value })
+      const valueMap = await optionMap(session, control, leaf, realOptions(control))
+      if (valueMap === undefined) return []
+      return one({
+        kind: 'select',
+        name: `Choose “${label}”`,
+        ...optional,
+        target: target(),
+        value,
+        ...(Object.keys(valueMap).length ? { valueMap } : {}),
+      })
+    }
+    case 'checkbox':
+      return one({ kind: 'check', name: `Set “${label}”`, ...optional, target: target(), checked: value })
+    case 'radio-group': {
+      const yesNo = leaf && typeof leaf.value !== 'string' ? booleanValueMap(control.options) : undefined
+      const spoken = leaf && typeof leaf.value === 'string' ? booleanValueMap(control.options) : undefined
+      const words =
+        yesNo ??
+        (spoken && matchOption(leaf!.value as string, control.options).kind !== 'exact' ? spoken : undefined)
+      if (leaf && words) {
+        session.progress(
+          'map',
+          `“${label}” is a yes/no choice: true picks “${words.true}”, false picks “${words.false}”`,
+          {
+            input: leaf.path,
+            field: label,
+            valueMap: words,
+          },
+        )
+        return one(radioStep(control, value, optional, words))
+      }
+      if (!leaf)
+        return one(
+          radioStep(control, value, optional, undefined, radioSelector(root, control, value, leaves)),
+        )
+      const valueMap = await optionMap(session, control, leaf, control.options)
+      if (valueMap === undefined) return []
+      if (Object.keys(valueMap).length) return one(radioStep(control, value, optional, valueMap))
+      return one(radioStep(control, value, optional, undefined, radioSelector(root, control, value, leaves)))
+    }
   }
+}
+
+function radioStep(
+  control: ScreenControl,
+  value: string,
+  optional: { optional?: boolean },
+  valueMap: Record<string, string> | undefined,
+  target?: Selector,
+): Step {
+  return {
+    kind: 'check',
+    name: `Pick “${control.label}”`,
+    ...optional,
+    target: target ?? {
+      fingerprints: [{ by: 'role', role: 'radio', name: value, match: 'exact' }],
+      description: `the “${control.label}” choice`,
+    },
+    checked: true,
+    ...(valueMap ? { valueMap } : {}),
+  }
+}
+
+/**
+ * The caller's words → the app's options, for the sample's value(s): exact names need no entry
+ * (unless only separators differ), one plausible option is taken, anything else is asked. Undefined
+ * when the person says none of the options means it (the value does not belong in this control).
+ */
+async function optionMap(
+  session: BuildSession,
+  control: ScreenControl,
+  leaf: InputLeaf,
+  options: string[],
+): Promise<Record<string, string> | undefined> {
+  const valueMap: Record<string, string> = {}
+  const values = (Array.isArray(leaf.value) ? leaf.value : [leaf.value]).map(String)
+  for (const word of values) {
+    const match = matchOption(word, options)
+    if (match.kind === 'exact') {
+      if (!runnerFinds(word, match.option)) valueMap[word] = match.option
+      continue
+    }
+    if (match.kind === 'meaning') {
+      valueMap[word] = match.option
+      session.progress('map', `“${word}” means “${match.option}” in “${control.label}” (${match.why})`, {
+        input: leaf.path,
+        field: control.label,
+        valueMap: { [word]: match.option },
+      })
+      continue
+    }
+    const listed = (match.plausible.length >= 2 ? match.plausible : options).slice(0, MAX_OPTIONS)
+    const why =
+      match.plausible.length >= 2
+        ? `it could be “${match.plausible.slice(0, 3).join('”, “')}”`
+        : 'no option is named like it'
+    session.progress('map', `Which option of “${control.label}” means “${word}”? (${why}); asking`, {
+      input: leaf.path,
+      field: control.label,
+      plausible: match.plausible,
+    })
+    const answer = await session.ask({
+      kind: 'map_option',
+      text: `“${control.label}” has no option called “${word}” (the value of “${leaf.key}”). Which option means “${word}”?`,
+      options: [...listed.map((o) => ({ value: o, label: o })), { value: NONE, label: 'None of these' }],
+      multiple: false,
+    })
+    const chosen = Array.isArray(answer) ? answer[0] : answer
+    if (!chosen || chosen === NONE || !options.includes(chosen)) {
+      session.progress(
+        'map',
+        `No option of “${control.label}” means “${word}”, as answered: “${leaf.path}” is not used there`,
+        {
+          input: leaf.path,
+          field: control.label,
+        },
+      )
+      return undefined
+    }
+    valueMap[word] = chosen
+    session.progress('map', `“${word}” means “${chosen}” in “${control.label}”, as answered`, {
+      input: leaf.path,
+      field: control.label,
+      valueMap: { [word]: chosen },
+    })
+  }
+  return valueMap
 }
 
 /** The radio named by the value, matched case-insensitively unless that would be ambiguous. */

@@ -1,29 +1,68 @@
-// A screen as the builder reasons about it: the controls a value can go into (with the label a
-// person sees), the buttons and links that lead somewhere, and the texts on show. Pure: one
-// snapshot in, plain data out.
-import { ancestors, indexTree } from '../automation/element-tree.ts'
+// A screen as the builder reasons about it: the controls a value can go into (named the ways a
+// person finds them: label, aria-label, placeholder, the text just before it, its column header),
+// composite controls read as one (a native date input, day/month/year parts, a date-picker box),
+// the buttons and links that lead somewhere, and the texts on show. Pure: one snapshot in, plain
+// data out.
+import { ancestors, indexTree, type TreeIndex } from '../automation/element-tree.ts'
 import type { UiElement, UiRole } from '../protocol/elements.ts'
+import { type DatePart, datePartOf, datePattern, partFilter, partOfOptions } from './value-adapters.ts'
 
-export type ControlKind = 'text' | 'select' | 'checkbox' | 'radio-group'
+export type ControlKind = 'text' | 'select' | 'checkbox' | 'radio-group' | 'date' | 'date-parts'
+
+/** What a control's own make says it takes (HTML input type, role, hint): values of that shape go there. */
+export type ControlShape = 'email' | 'date' | 'number' | 'search' | 'tel' | 'url' | 'time'
+
+/** One box or list of a day/month/year group, with the filter that writes its part. */
+export interface DatePartControl {
+  part: DatePart
+  element: UiElement
+  kind: 'select' | 'text'
+  /** `day`, `day2`, `month`, `month2`, `monthName`, `monthShort` or `year`. */
+  filter: string
+  options: string[]
+}
 
 export interface ScreenControl {
   /** Stable within one reading of one screen; used as a question's option value. */
   key: string
   kind: ControlKind
-  /** The control itself; for a radio group, the group (or the radios' common parent). */
+  /** The control itself; for a radio group, the group (or the radios' common parent); for date parts, the first part. */
   element: UiElement
   radios: UiElement[]
-  /** What a person calls it: the accessible name, else the label text before it. */
+  /** What a person calls it: the accessible name, else the label text before it, its column, its hint. */
   label: string
-  /** Everything that names it (label, accessible name, a readable automationId). */
+  /** Everything that names it (label, placeholder, nearby text, column header, a readable automationId). */
   names: string[]
   /** Option labels of a drop-down, or the radio buttons' names. */
   options: string[]
   required: boolean
+  shape?: ControlShape
+  /** A date-picker text box: the format its hint shows ("DD/MM/YYYY"). */
+  datePattern?: string
+  /** An ARIA combobox whose options show only while typing: chosen by typing. */
+  typeahead?: boolean
+  /** Day/month/year parts, in screen order (kind `date-parts`). */
+  parts?: DatePartControl[]
 }
 
 const TEXT_ROLES = new Set<UiRole>(['textbox', 'spinbutton', 'slider'])
+const CONTROL_ROLES = new Set<UiRole>([
+  'textbox',
+  'spinbutton',
+  'slider',
+  'combobox',
+  'listbox',
+  'checkbox',
+  'switch',
+  'radio',
+])
 const ACTION_ROLES = new Set<UiRole>(['button', 'link', 'menuitem', 'tab', 'treeitem'])
+/** Texts that caption the control after them (a column header names its column instead). */
+const CAPTION_ROLES = new Set<UiRole>(['text', 'heading', 'rowheader', 'cell', 'link'])
+const NATIVE_DATE_TYPES = new Set(['date', 'datetime-local', 'month', 'week', 'time'])
+const SHAPES = new Set<string>(['email', 'date', 'number', 'search', 'tel', 'url', 'time'])
+/** A caption longer than this is a sentence of help text, not a label. */
+const CAPTION_MAX = 60
 
 /** Ids that frameworks generate (":r3:", "ember512", "x-8f3a9c21") say nothing about the field. */
 export function looksGenerated(id: string): boolean {
@@ -34,19 +73,62 @@ export function readControls(root: UiElement): ScreenControl[] {
   const index = indexTree(root)
   const controls: ScreenControl[] = []
   const groups = new Map<UiElement, UiElement[]>()
+  const inside = new Set<UiElement>()
   const usable = (e: UiElement) => !e.states.includes('disabled') && !e.states.includes('readonly')
   for (const element of index.all) {
-    if (!usable(element)) continue
+    if (inside.has(element) || !usable(element)) continue
     const base = { element, radios: [], required: element.states.includes('required') }
-    const named = namesOf(index.all, index.order, element)
+    const dateParts = nativeDateParts(element)
+    if (dateParts) {
+      // A native date input: Chromium shows its day/month/year as inner spin buttons; it is one control.
+      for (const part of dateParts) inside.add(part)
+      const named = namesOf(index, element)
+      controls.push({ ...base, key: '', kind: 'date', ...named, options: [], shape: 'date' })
+      continue
+    }
     if (TEXT_ROLES.has(element.role)) {
-      controls.push({ ...base, key: '', kind: 'text', ...named, options: [] })
+      if (isDateInternal(index, element)) continue
+      const named = namesOf(index, element)
+      const pattern = datePattern(element.placeholder) ?? datePattern(element.name)
+      const shape: ControlShape | undefined = pattern
+        ? 'date'
+        : element.inputType && SHAPES.has(element.inputType)
+          ? (element.inputType as ControlShape)
+          : element.role === 'spinbutton'
+            ? 'number'
+            : named.names.some((n) => /\b(e-?mail|courriel)\b/i.test(n))
+              ? 'email'
+              : named.names.some((n) => /\b(search|find|filter)\b/i.test(n))
+                ? 'search'
+                : undefined
+      controls.push({
+        ...base,
+        key: '',
+        kind: 'text',
+        ...named,
+        options: [],
+        ...(shape ? { shape } : {}),
+        ...(pattern ? { datePattern: pattern } : {}),
+      })
     } else if (element.role === 'combobox' || element.role === 'listbox') {
       const options = element.children.filter((c) => c.role === 'option').map((c) => c.name)
-      // An editable combobox without listed options takes typed text.
-      controls.push({ ...base, key: '', kind: options.length ? 'select' : 'text', ...named, options })
+      const named = namesOf(index, element)
+      const search = named.names.some((n) => /\b(search|find|filter)\b/i.test(n))
+      // An ARIA combobox lists its options only while typing: it is chosen by typing, unless it
+      // is a search box (free text with suggestions).
+      if (options.length === 0 && search)
+        controls.push({ ...base, key: '', kind: 'text', ...named, options, shape: 'search' })
+      else
+        controls.push({
+          ...base,
+          key: '',
+          kind: 'select',
+          ...named,
+          options,
+          ...(options.length === 0 ? { typeahead: true } : {}),
+        })
     } else if (element.role === 'checkbox' || element.role === 'switch') {
-      controls.push({ ...base, key: '', kind: 'checkbox', ...named, options: [] })
+      controls.push({ ...base, key: '', kind: 'checkbox', ...namesOf(index, element), options: [] })
     } else if (element.role === 'radio') {
       const owner = ancestors(index, element).find((a) => a.role === 'group') ?? index.parent.get(element)!
       groups.set(owner, [...(groups.get(owner) ?? []), element])
@@ -54,8 +136,8 @@ export function readControls(root: UiElement): ScreenControl[] {
   }
   for (const [owner, radios] of groups) {
     const named = owner.name
-      ? { label: owner.name, names: withId(owner.name, owner) }
-      : namesOf(index.all, index.order, radios[0]!, true)
+      ? { label: owner.name, names: withId([owner.name], owner) }
+      : namesOf(index, radios[0]!, true)
     controls.push({
       key: '',
       kind: 'radio-group',
@@ -67,8 +149,9 @@ export function readControls(root: UiElement): ScreenControl[] {
     })
   }
   controls.sort((a, b) => index.order.get(a.element)! - index.order.get(b.element)!)
+  const merged = mergeDateParts(index, controls)
   const seen = new Map<string, number>()
-  for (const control of controls) {
+  for (const control of merged) {
     const base =
       control.label
         .toLowerCase()
@@ -78,32 +161,175 @@ export function readControls(root: UiElement): ScreenControl[] {
     seen.set(base, count)
     control.key = count === 1 ? base : `${base}-${count}`
   }
-  return controls
+  return merged
 }
 
-/** The label of a control: its accessible name, else the nearest text before it (a caption). */
+/**
+ * The inner day/month/year spin buttons of a native date input, when this element is that input
+ * (its HTML type says so, or it holds exactly such parts and Chromium's "Show date picker" button).
+ */
+function nativeDateParts(element: UiElement): UiElement[] | undefined {
+  if (element.inputType && NATIVE_DATE_TYPES.has(element.inputType))
+    return element.children.flatMap((c) => [c, ...c.children])
+  if (element.role !== 'generic' && element.role !== 'textbox') return undefined
+  const spins = element.children.filter((c) => c.role === 'spinbutton')
+  const parts = new Set(spins.map((s) => datePartOf(s.name)))
+  const picker = element.children.some((c) => c.role === 'button' && /date picker/i.test(c.name))
+  if (spins.length === 3 && parts.has('day') && parts.has('month') && parts.has('year') && picker)
+    return element.children
+  return undefined
+}
+
+/** An inner part of a native date input that has no element of its own to fill (e.g. in a bare table cell). */
+function isDateInternal(index: TreeIndex, element: UiElement): boolean {
+  if (element.role !== 'spinbutton' || !datePartOf(element.name)) return false
+  const siblings = index.parent.get(element)?.children ?? []
+  return siblings.some((c) => c.role === 'button' && /date picker/i.test(c.name))
+}
+
+/** Hints shown in an empty field look like this: "Search orders…", "DD/MM/YYYY", "e.g. 12". */
+function placeholderLike(element: UiElement): boolean {
+  const name = element.name
+  return (
+    (element.placeholder !== undefined && element.placeholder === name) ||
+    /(…|\.\.\.)$/.test(name) ||
+    datePattern(name) !== undefined ||
+    /^e\.\s?g\./i.test(name)
+  )
+}
+
+/**
+ * Every way a person finds a control: its accessible name (label, aria-label), its placeholder,
+ * the text just before it, its column header; the label is the first of these that a person
+ * would call it by (a hint only when nothing else names it).
+ */
 function namesOf(
-  all: UiElement[],
-  order: Map<UiElement, number>,
+  index: TreeIndex,
   element: UiElement,
   skipOwnName = false,
 ): { label: string; names: string[] } {
-  const own = skipOwnName ? '' : element.name
-  const at = order.get(element)!
-  const caption = own
-    ? ''
-    : (all
-        .slice(Math.max(0, at - 4), at)
-        .reverse()
-        .find((e) => e.role === 'text' && e.name.length <= 60)
-        ?.name.replace(/[\s:*]+$/, '') ?? '')
-  const label = own || caption || element.automationId || element.role
-  return { label, names: withId(label, element) }
+  const own = skipOwnName || placeholderLike(element) ? '' : element.name
+  const hint = element.placeholder ?? (placeholderLike(element) ? element.name : '')
+  const column = columnHeader(index, element)
+  // In a grid, the text before a cell's box belongs to the row or the previous column.
+  const caption = column ? '' : captionBefore(index, element)
+  const label = own || caption || column || hint || element.automationId || element.role
+  const names = [own, caption, column, hint].filter((n) => n !== '')
+  return { label, names: withId(names.length ? names : [label], element) }
 }
 
-function withId(label: string, element: UiElement): string[] {
+function withId(names: string[], element: UiElement): string[] {
   const id = element.automationId
-  return id && !looksGenerated(id) && id !== label ? [label, id] : [label]
+  const all = id && !looksGenerated(id) ? [...names, id] : names
+  return [...new Set(all.map((n) => n.trim()).filter((n) => n !== ''))]
+}
+
+/**
+ * The text just before the control, as a person reads a form: the nearest caption with no other
+ * control in between. Long help text gives its last sentence when that is short ("… Format:"),
+ * or, past another control, its first sentence ("Enter a detailed description of the problem.").
+ */
+function captionBefore(index: TreeIndex, element: UiElement): string {
+  const at = index.order.get(element)!
+  const above = new Set(ancestors(index, element))
+  let passed = 0
+  for (let i = at - 1, steps = 0; i >= 0 && steps < 12; i--) {
+    const e = index.all[i]!
+    if (above.has(e) || e.role === 'option' || insideControl(index, e)) continue
+    steps++
+    if (CONTROL_ROLES.has(e.role)) {
+      if (++passed > 1) return ''
+      continue
+    }
+    // A bare ":" after a "Markup style" link belongs to that link.
+    if (!CAPTION_ROLES.has(e.role) || !/[\p{L}\p{N}]/u.test(e.name)) continue
+    const sentences = e.name
+      .split(/(?<=[.?!:])\s+/)
+      .map((s) => s.replace(/[\s:*]+$/, '').trim())
+      .filter(Boolean)
+    if (passed === 0) {
+      const last = sentences.at(-1) ?? ''
+      if (e.name.length <= CAPTION_MAX) return e.name.replace(/[\s:*]+$/, '')
+      return last.length <= CAPTION_MAX ? last : ''
+    }
+    return sentences.length > 1 && sentences[0]!.length <= CAPTION_MAX ? sentences[0]!.replace(/\.$/, '') : ''
+  }
+  return ''
+}
+
+function insideControl(index: TreeIndex, element: UiElement): boolean {
+  return ancestors(index, element).some((a) => CONTROL_ROLES.has(a.role))
+}
+
+/** For a control in a table cell: the header of its column ("Hours"). */
+function columnHeader(index: TreeIndex, element: UiElement): string {
+  const chain = ancestors(index, element)
+  const cell = chain.find((a) => a.role === 'cell')
+  const row = cell && index.parent.get(cell)
+  const table = chain.find((a) => a.role === 'table')
+  if (!cell || !row || row.role !== 'row' || !table) return ''
+  const column = row.children.filter((c) => c.role === 'cell' || c.role === 'rowheader').indexOf(cell)
+  const headerRow = indexTree(table).all.find(
+    (e) => e.role === 'row' && e.children.some((c) => c.role === 'columnheader'),
+  )
+  const headers = headerRow?.children.filter((c) => c.role === 'columnheader' || c.role === 'cell') ?? []
+  return headers[column]?.name.trim() ?? ''
+}
+
+/**
+ * Three boxes or lists side by side for the day, month and year of one date (in any order)
+ * become one `date-parts` control named by the caption before the group ("Visit date").
+ */
+function mergeDateParts(index: TreeIndex, controls: ScreenControl[]): ScreenControl[] {
+  const out: ScreenControl[] = []
+  for (let i = 0; i < controls.length; i++) {
+    const trio = controls.slice(i, i + 3)
+    const parts = trio.length === 3 ? trio.map(partOf) : []
+    const kinds = new Set(parts)
+    if (kinds.size === 3 && !kinds.has(undefined) && together(index, trio)) {
+      const first = trio[0]!
+      const caption = captionBefore(index, first.element)
+      const label = caption || trio.map((c) => c.label).join(' / ')
+      out.push({
+        key: '',
+        kind: 'date-parts',
+        element: first.element,
+        radios: [],
+        label,
+        names: caption ? [caption] : [label],
+        options: [],
+        required: trio.some((c) => c.required),
+        shape: 'date',
+        parts: trio.map((c, n) => ({
+          part: parts[n]!,
+          element: c.element,
+          kind: c.kind === 'select' ? 'select' : 'text',
+          options: c.options,
+          filter: partFilter(parts[n]!, c.options, c.element.placeholder ?? c.element.name),
+        })),
+      })
+      i += 2
+      continue
+    }
+    out.push(controls[i]!)
+  }
+  return out
+}
+
+function partOf(control: ScreenControl): DatePart | undefined {
+  if (control.kind !== 'select' && control.kind !== 'text') return undefined
+  const named = [control.element.name, control.element.placeholder ?? '', control.element.automationId ?? '']
+  return named.map(datePartOf).find(Boolean) ?? partOfOptions(control.options)
+}
+
+/** Parts of one date share a container (their parent, or its parent for wrapped boxes). */
+function together(index: TreeIndex, trio: ScreenControl[]): boolean {
+  const near = (c: ScreenControl) => {
+    const parent = index.parent.get(c.element)
+    return [parent, parent && index.parent.get(parent)]
+  }
+  const [a, b, c] = trio.map(near)
+  return a!.some((p) => p && b!.includes(p) && c!.includes(p))
 }
 
 /** Buttons, links, menu items and tabs a person could use to go somewhere, in screen order. */

@@ -35,6 +35,10 @@ const FIELD_WORDS: Record<string, string[]> = {
   postcode: ['postal', 'code'],
   qty: ['quantity'],
   desc: ['description'],
+  // A record's one-line name: trackers say "summary", mail says "subject".
+  summary: ['title'],
+  subject: ['title'],
+  headline: ['title'],
   num: ['number'],
   nr: ['number'],
 }

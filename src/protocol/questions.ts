@@ -2,6 +2,8 @@
 export type QuestionKind =
   | 'choose_window'
   | 'map_field'
+  /** Which of a drop-down's (or radio group's) options a caller's word means; the answer becomes a value map. */
+  | 'map_option'
   | 'fill_required'
   | 'choose_submit'
   | 'choose_outputs'

@@ -138,12 +138,15 @@ describe('mapping the sample onto the new-customer form', () => {
     ])
   })
 
-  test('nested keys, path parameters and (clear) headers become template paths', () => {
-    const leaves = inputLeaves({
-      customer: { email: 'a@x.io', tags: ['a', 'b'] },
-      skip: null,
-      _http: { method: 'POST', path: '/c/1', params: { id: '7' }, headers: { 'x-country': 'DE' } },
-    })
+  test('nested keys, path parameters and (named) headers become template paths', () => {
+    const leaves = inputLeaves(
+      {
+        customer: { email: 'a@x.io', tags: ['a', 'b'] },
+        skip: null,
+        _http: { method: 'POST', path: '/c/1', params: { id: '7' }, headers: { 'x-country': 'DE' } },
+      },
+      { prompt: 'Create a customer; the country comes in the X-Country header' },
+    )
     expect(leaves.map((l) => [l.path, l.source])).toEqual([
       ['customer.email', 'body'],
       ['customer.tags', 'body'],

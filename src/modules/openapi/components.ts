@@ -100,6 +100,7 @@ export const components = {
                   enum: [
                     'choose_window',
                     'map_field',
+                    'map_option',
                     'fill_required',
                     'choose_submit',
                     'choose_outputs',

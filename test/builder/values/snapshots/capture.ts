@@ -1,0 +1,79 @@
+// Re-records the snapshots of the value-mapping tests, with the real browser driver:
+//   bun test/builder/values/snapshots/capture.ts
+// Pages: fossil's own forms (Debian's `fossil`, started here on a throwaway repository) and the
+// widget patterns real apps use for dates, booleans, choices and unlabelled boxes (pages.ts).
+// Volatile parts (window id, port, capture time, refs) are replaced so the files only change
+// when the element model or the apps do.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { BrowserDriver } from '../../../../src/agent/drivers/browser/index.ts'
+import type { Snapshot } from '../../../../src/protocol/elements.ts'
+import { PAGES } from './pages.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'values-capture-'))
+const repo = join(dir, 'repo.fossil')
+const env = { ...process.env, USER: 'capture' }
+const init = Bun.spawnSync(['fossil', 'init', '--admin-user', 'admin', repo], { env })
+if (init.exitCode !== 0) throw new Error(`fossil init failed: ${init.stderr.toString()}`)
+const fossilPort = 20_000 + Math.floor(Math.random() * 20_000)
+const fossil = Bun.spawn(
+  ['fossil', 'server', '--port', String(fossilPort), '--localhost', '--localauth', repo],
+  { env, stdout: 'ignore', stderr: 'ignore' },
+)
+const patterns = Bun.serve({
+  hostname: '127.0.0.1',
+  port: 0,
+  fetch(request) {
+    const html = PAGES[new URL(request.url).pathname.slice(1)]
+    return html
+      ? new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } })
+      : new Response('not found', { status: 404 })
+  },
+})
+const driver = new BrowserDriver()
+
+async function waitForFossil(deadline: number): Promise<void> {
+  for (;;) {
+    const up = await fetch(`http://127.0.0.1:${fossilPort}/`).then(
+      (r) => r.ok,
+      () => false,
+    )
+    if (up) return
+    if (Date.now() > deadline) throw new Error('fossil did not start')
+    await Bun.sleep(100)
+  }
+}
+
+async function save(name: string, url: string, origin: string): Promise<void> {
+  const window = await driver.launch({ url })
+  const snapshot = await driver.snapshot(window.id)
+  const stable: Snapshot = {
+    ...snapshot,
+    window: {
+      ...snapshot.window,
+      id: name,
+      app: 'http://app',
+      url: snapshot.window.url?.replace(origin, 'http://app'),
+    },
+    capturedAt: '2025-01-01T00:00:00.000Z',
+  }
+  const text = JSON.stringify(stable, null, 2).replaceAll(origin, 'http://app')
+  await Bun.write(join(import.meta.dir, `${name}.json`), `${text}\n`)
+}
+
+try {
+  await driver.start()
+  await waitForFossil(Date.now() + 10_000)
+  const fossilOrigin = `http://127.0.0.1:${fossilPort}`
+  await save('fossil-tktnew', `${fossilOrigin}/tktnew`, fossilOrigin)
+  await save('fossil-wikinew', `${fossilOrigin}/wikinew`, fossilOrigin)
+  const origin = `http://127.0.0.1:${patterns.port}`
+  for (const name of Object.keys(PAGES)) await save(name, `${origin}/${name}`, origin)
+} finally {
+  await driver.stop()
+  fossil.kill()
+  await fossil.exited
+  await patterns.stop(true)
+  rmSync(dir, { recursive: true, force: true })
+}
