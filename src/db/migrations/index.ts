@@ -3,10 +3,12 @@ import m0 from './0000_init.sql' with { type: 'text' }
 import m1 from './0001_desktops.sql' with { type: 'text' }
 import m2 from './0002_webhooks.sql' with { type: 'text' }
 import m3 from './0003_executions.sql' with { type: 'text' }
+import m4 from './0004_job_secrets_answers.sql' with { type: 'text' }
 
 export const migrations: { name: string; sql: string }[] = [
   { name: '0000_init', sql: m0 },
   { name: '0001_desktops', sql: m1 },
   { name: '0002_webhooks', sql: m2 },
   { name: '0003_executions', sql: m3 },
+  { name: '0004_job_secrets_answers', sql: m4 },
 ]

@@ -1,0 +1,21 @@
+import { blob, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { jobs } from './jobs.ts'
+
+/**
+ * Credentials a job signs in with (`deskhook jobs secret set`). The value is AES-256-GCM
+ * ciphertext (nonce ‖ tag ‖ data) under the key file in the data dir; the name is bound to it as
+ * additional data, so a value moved to another name or job does not decrypt.
+ */
+export const jobSecrets = sqliteTable(
+  'job_secrets',
+  {
+    jobId: text('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    ciphertext: blob('ciphertext', { mode: 'buffer' }).notNull(),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.name] })],
+)
