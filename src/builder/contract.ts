@@ -57,6 +57,12 @@ export interface BuildRequest {
    * samples again. Otherwise each sample's side effect happens once, in exploration.
    */
   resettable?: boolean
+  /** Names of the job's stored secrets (never their values): what the builder may sign in with. */
+  secretNames?: string[]
+  /** The secrets' values, in memory for this build only: `{{$secrets.NAME}}` in the builder's own steps. */
+  secrets?: Record<string, string>
+  /** The job's route, for messages that tell the person which command to run. */
+  route?: { method: string; path: string }
 }
 
 export type BuildResult =

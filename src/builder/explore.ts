@@ -11,6 +11,7 @@ import type { PromptReading } from './prompt.ts'
 import { actionElements, readControls } from './screen.ts'
 import { designSelector } from './selector-design.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
+import { replaySignIn, signIn } from './sign-in.ts'
 
 /** A screen this good takes the sample as it is. */
 const GOOD = 0.75
@@ -44,6 +45,8 @@ export class NoFormFound extends BuildFailure {
   constructor(
     message: string,
     readonly seen: Snapshot[],
+    /** The sign-in steps every visit starts with (empty when the app asks for none). */
+    readonly prelude: Step[] = [],
   ) {
     super('NO_FORM_FOUND', message)
   }
@@ -59,7 +62,11 @@ export async function explore(
   reading: PromptReading,
 ): Promise<Explored> {
   await session.launch(app)
-  const home = await session.settle()
+  const first = await session.settle()
+  // A sign-in screen in front of the app: sign in (steps that run only when it shows), then explore.
+  const signedIn = await signIn(session, first)
+  const prelude = signedIn?.steps ?? []
+  const home = signedIn?.screen ?? first
   const seen: Snapshot[] = [home]
   const fitness = (s: Snapshot) => screenFitness(leaves, readControls(s.root))
   let best = { path: [] as Move[], snapshot: home, fitness: fitness(home) }
@@ -70,7 +77,7 @@ export async function explore(
       fitness: round(best.fitness),
     },
   )
-  if (best.fitness >= GOOD) return { navigation: [], snapshot: home, fitness: best.fitness }
+  if (best.fitness >= GOOD) return { navigation: prelude, snapshot: home, fitness: best.fitness }
 
   const queue: Candidate[] = []
   let order = 0
@@ -110,7 +117,7 @@ export async function explore(
     queue.sort(byPriority)
     const next = queue.shift()!
     const path = [...next.path, next.move]
-    const snapshot = await goTo(session, app, path)
+    const snapshot = await goTo(session, app, prelude, path)
     seen.push(snapshot)
     current = path
     const fit = fitness(snapshot)
@@ -130,25 +137,33 @@ export async function explore(
         'and no link of the app shows an address that holds one of its values. ' +
         'Name the button or page that opens the form in the prompt (“… with the New ticket button”), or open that screen as the app’s start page.',
       seen,
+      prelude,
     )
   // Leave the app on the chosen screen, reached the way a run will reach it.
-  const snapshot = sameMoves(current, best.path) ? best.snapshot : await goTo(session, app, best.path)
+  const snapshot = sameMoves(current, best.path)
+    ? best.snapshot
+    : await goTo(session, app, prelude, best.path)
   if (best.path.length)
     session.progress('explore', `Chosen path: ${best.path.map((m) => `“${m.label}”`).join(' → ')}`, {
       path: best.path.map((m) => m.label),
     })
-  const navigation: Step[] = best.path.map((m) => ({
-    kind: 'click',
-    name: `Click “${m.label}”`,
-    target: m.selector,
-  }))
+  const navigation: Step[] = [
+    ...prelude,
+    ...best.path.map(
+      (m): Step => ({
+        kind: 'click',
+        name: `Click “${m.label}”`,
+        target: m.selector,
+      }),
+    ),
+  ]
   return { navigation, snapshot, fitness: best.fitness }
 }
 
-/** Resets the app (launch) and replays the moves, waiting for each screen to settle. */
-async function goTo(session: BuildSession, app: AppSpec, path: Move[]): Promise<Snapshot> {
+/** Resets the app (launch), signs in if asked, and replays the moves, waiting for each screen to settle. */
+async function goTo(session: BuildSession, app: AppSpec, prelude: Step[], path: Move[]): Promise<Snapshot> {
   await session.launch(app)
-  let snapshot = await session.snapshot()
+  let snapshot = prelude.length ? await replaySignIn(session, prelude) : await session.snapshot()
   for (const move of path) {
     await session.act(move.selector, { kind: 'click' })
     snapshot = await session.settle(snapshot.root)

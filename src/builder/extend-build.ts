@@ -56,7 +56,7 @@ export async function extendBuild(session: BuildSession, automation: Automation)
   let probed: Snapshot | undefined
   if (newValues.length === 0) {
     const probe = await session.desktop('Running the automation', () =>
-      session.port.run(withWaitCap(automation, PROBE_WAIT_MS), sample.input),
+      session.port.run(withWaitCap(automation, PROBE_WAIT_MS), session.scope(sample.input)),
     )
     const mismatch =
       probe.status === 'failed' ? [] : compareExpect(probe.result, nonEmpty(sample.expect) ?? {})

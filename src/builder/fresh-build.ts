@@ -54,7 +54,7 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
     explored = await explore(session, app, leaves, reading)
   } catch (error) {
     if (!(error instanceof NoFormFound)) throw error
-    route = await findUrlRoute(session, app, error.seen, leaves)
+    route = await findUrlRoute(session, app, error.seen, leaves, error.prelude)
     if (!route) throw error
   }
 
@@ -102,7 +102,7 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
   const launch: Step = { kind: 'launch', name: `Open “${window.title}”` }
   const plan: Plan = {
     app,
-    prefix: [launch, ...(explored?.navigation ?? []), ...fillSteps],
+    prefix: [launch, ...(explored?.navigation ?? route?.prelude ?? []), ...fillSteps],
     submit: submitStep,
     wait: { name: 'Wait for the outcome', ...waitBudget(observed.elapsedMs) },
     success: [],

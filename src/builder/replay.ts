@@ -14,7 +14,7 @@ export async function replayToSubmit(
   input: Record<string, unknown>,
 ): Promise<{ screen: Snapshot; taken: UiElement[] }> {
   const replay = await session.desktop('Replaying the steps before the submit', () =>
-    session.port.run({ version: 1, app: plan.app, steps: plan.prefix, scenarios: [] }, input),
+    session.port.run({ version: 1, app: plan.app, steps: plan.prefix, scenarios: [] }, session.scope(input)),
   )
   if (replay.status === 'failed')
     throw new BuildFailure(

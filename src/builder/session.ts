@@ -35,6 +35,12 @@ export class BuildSession {
     readonly request: BuildRequest,
   ) {}
 
+  /** The input as steps see it: the sample plus the job's secrets (`{{$secrets.password}}`), in memory only. */
+  scope(input: Record<string, unknown>): Record<string, unknown> {
+    const secrets = this.request.secrets
+    return secrets && Object.keys(secrets).length ? { ...input, $secrets: secrets } : input
+  }
+
   progress(stage: Stage, message: string, data?: Record<string, unknown>): void {
     this.io.progress(stage, message, data)
   }

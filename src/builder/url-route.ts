@@ -7,8 +7,11 @@ import type { AppSpec, Step } from '../protocol/automation.ts'
 import type { Snapshot, UiElement } from '../protocol/elements.ts'
 import type { InputLeaf } from './input-leaves.ts'
 import type { BuildSession } from './session.ts'
+import { replaySignIn } from './sign-in.ts'
 
 export interface UrlRoute {
+  /** Sign-in steps before the navigation (empty when the app asks for none). */
+  prelude: Step[]
   /** The navigate step, its URL a template over the input. */
   step: Extract<Step, { kind: 'navigate' }>
   leaf: InputLeaf
@@ -105,6 +108,7 @@ export async function findUrlRoute(
   app: AppSpec,
   screens: Snapshot[],
   leaves: InputLeaf[],
+  prelude: Step[] = [],
 ): Promise<UrlRoute | undefined> {
   const appUrl = app.url
   if (!appUrl) return undefined
@@ -123,7 +127,7 @@ export async function findUrlRoute(
     const relative = pattern.template.replace(`{{${leaf.path}}}`, encodeURIComponent(value))
     // Every try starts where a run starts: the app freshly opened.
     await session.launch(app)
-    const base = await session.settle()
+    const base = prelude.length ? await replaySignIn(session, prelude) : await session.settle()
     const url = new URL(relative, base.window.url ?? appUrl).href
     const started = performance.now()
     try {
@@ -146,6 +150,7 @@ export async function findUrlRoute(
       )
       return {
         step: { kind: 'navigate', name: `Open ${pattern.template}`, url: pattern.template },
+        prelude,
         leaf,
         before: base,
         after,

@@ -103,7 +103,7 @@ export async function verify(
 }
 
 async function runOnce(session: BuildSession, automation: Automation, input: Record<string, unknown>) {
-  return session.desktop('Running the automation', () => session.port.run(automation, input))
+  return session.desktop('Running the automation', () => session.port.run(automation, session.scope(input)))
 }
 
 /**
