@@ -109,10 +109,14 @@ export class BrowserDriver implements Driver {
     this.tabs?.dispose()
     this.connection = this.tabs = this.browser = undefined
     // Close a browser we launched politely first (it flushes its profile); leave an attached one running.
+    let closing = false
     if (connection && browser)
-      await connection.send('Browser.close', undefined, { timeoutMs: 5_000 }).catch(() => {})
+      closing = await connection
+        .send('Browser.close', undefined, { timeoutMs: 5_000 })
+        .then(() => true)
+        .catch(() => false)
     connection?.close()
-    await browser?.dispose()
+    await browser?.dispose(closing ? 5_000 : 0)
   }
 
   async listWindows(): Promise<WindowInfo[]> {

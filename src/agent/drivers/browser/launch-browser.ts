@@ -30,8 +30,11 @@ export interface LaunchedBrowser {
   wsUrl: string
   pid: number
   userDataDir: string
-  /** Ends the process (after the caller asked it to close politely) and deletes the profile. */
-  dispose(): Promise<void>
+  /**
+   * Ends the process and deletes a throw-away profile. After asking the browser to close
+   * politely, give it `graceMs` to exit by itself (it writes cookies and the profile on the way).
+   */
+  dispose(graceMs?: number): Promise<void>
 }
 
 // Flags that keep an automation browser quiet and deterministic: no first-run UI, no background
@@ -177,7 +180,12 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Launch
   live.set(pid, { grouped })
   if (options.pidFile) writeFileSync(options.pidFile, JSON.stringify({ pid, userDataDir, temporary }))
   const stderrTail: string[] = []
-  const dispose = async () => {
+  const dispose = async (graceMs = 0) => {
+    if (graceMs > 0) {
+      let timer: ReturnType<typeof setTimeout> | undefined
+      await Promise.race([child.exited, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))])
+      clearTimeout(timer)
+    }
     killTree(pid, grouped, 'SIGTERM')
     const forceKill = setTimeout(() => killTree(pid, grouped, 'SIGKILL'), 5_000)
     await child.exited
