@@ -29,8 +29,16 @@ const SEARCH_KEYS = new Set([
 ])
 /** A value whose shape alone points at the one control of that shape (an e-mail, a date). */
 const DISTINCT_SHAPES = new Set<ValueShape>(['email', 'date'])
+/** The shape that alone points at a control: an e-mail, a date, a JSON number (not a numeric string: phones, zips). */
+function distinctShape(value: unknown): ValueShape | undefined {
+  if (typeof value === 'number') return 'number'
+  const shape = valueShape(value)
+  return DISTINCT_SHAPES.has(shape) ? shape : undefined
+}
 /** What the only control of the value's shape scores, even when its name says nothing. */
 const UNIQUE_SHAPE = 0.85
+/** A distinctly shaped value's score for a control of another make when one of its own make is there. */
+const OTHER_SHAPE = 0.85
 
 /** The control's real options (a list's "Choose…" prompt is not one). */
 export function realOptions(control: ScreenControl): string[] {
@@ -73,10 +81,12 @@ export function typeFit(value: unknown, control: ScreenControl): number {
       return shape === 'boolean' ? 0.8 : 0
     case 'select':
       if (control.typeahead) return 1
-      return valueFits(value, control) ? 1 : valueMeansOption(value, control) ? 0.9 : 0.5
+      // A value no option plainly means still belongs to the list its key names: which option it
+      // means is a question of its own (map_option), not a reason to doubt the field.
+      return valueFits(value, control) ? 1 : valueMeansOption(value, control) ? 0.9 : 0.8
     case 'radio-group':
       if (shape === 'boolean' && booleanValueMap(control.options)) return 1
-      return valueFits(value, control) ? 1 : valueMeansOption(value, control) ? 0.9 : 0.2
+      return valueFits(value, control) ? 1 : valueMeansOption(value, control) ? 0.9 : 0.8
     case 'text': {
       if (control.datePattern) return shape === 'date' ? 1 : 0.2
       if (control.shape === 'email' && shape !== 'email') return 0.6
@@ -100,8 +110,8 @@ export function nameScore(leaf: InputLeaf, control: ScreenControl): number {
 
 /** 0…1: the value's shape matching the control's (an e-mail for an e-mail box), as weak evidence alone. */
 export function shapeScore(leaf: InputLeaf, control: ScreenControl): number {
-  const shape = valueShape(leaf.value)
-  return DISTINCT_SHAPES.has(shape) && controlShape(control) === shape ? 0.6 : 0
+  const shape = distinctShape(leaf.value)
+  return shape && controlShape(control) === shape ? 0.6 : 0
 }
 
 export function fieldScore(leaf: InputLeaf, control: ScreenControl): number {
@@ -128,12 +138,18 @@ export function scorePairs(
   controls: ScreenControl[],
 ): { leaf: InputLeaf; control: ScreenControl; score: number }[] {
   return leaves.flatMap((leaf) => {
-    const shape = valueShape(leaf.value)
-    const sameShape = DISTINCT_SHAPES.has(shape) ? controls.filter((c) => controlShape(c) === shape) : []
+    const shape = distinctShape(leaf.value)
+    const sameShape = shape ? controls.filter((c) => controlShape(c) === shape) : []
     return controls.map((control) => {
       const score = fieldScore(leaf, control)
       const unique = sameShape.length === 1 && sameShape[0] === control
-      return { leaf, control, score: unique ? Math.max(score, UNIQUE_SHAPE) : score }
+      // With a control made for the value's shape on screen, a plain box is the less likely place.
+      const elsewhere = sameShape.length > 0 && !sameShape.includes(control)
+      return {
+        leaf,
+        control,
+        score: unique ? Math.max(score, UNIQUE_SHAPE) : elsewhere ? score * OTHER_SHAPE : score,
+      }
     })
   })
 }
@@ -197,6 +213,34 @@ export function screenFitness(leaves: InputLeaf[], controls: ScreenControl[]): n
   const pairs = scorePairs(leaves, controls)
   const best = leaves.map((leaf) => Math.max(0, ...pairs.filter((p) => p.leaf === leaf).map((p) => p.score)))
   return best.reduce((a, b) => a + b, 0) / leaves.length
+}
+
+/**
+ * Why the value goes there, in the screen's words: the name that matched ("its label “Type”",
+ * "the text before it, “EMail”", "its column “Hours”", "its hint “Search orders…”"), the only
+ * control of the value's shape, or the value being one of the options.
+ */
+export function matchReason(leaf: InputLeaf, control: ScreenControl, controls: ScreenControl[]): string {
+  const shape = distinctShape(leaf.value)
+  const sameShape = shape ? controls.filter((c) => controlShape(c) === shape) : []
+  const byName = nameScore(leaf, control)
+  if (shape && sameShape.length === 1 && sameShape[0] === control && byName < CONFIDENT)
+    return `the only ${shape === 'email' ? 'e-mail' : shape} field`
+  if (control.shape === 'search' && byName >= 0.9 && SEARCH_KEYS.has(leaf.key.toLowerCase()))
+    return 'the search box'
+  if (
+    (control.kind === 'select' || control.kind === 'radio-group') &&
+    valueFits(leaf.value, control) &&
+    byName < CONFIDENT
+  )
+    return 'the value is one of its options'
+  let best = { name: control.label, score: -1 }
+  for (const name of control.names) {
+    const score = Math.max(textSimilarity(leaf.key, name), 0)
+    if (score > best.score) best = { name, score }
+  }
+  const how = control.nameSources?.[best.name] ?? 'name'
+  return `${how} “${best.name}”`
 }
 
 /** Words of a key as a person would say them ("customerId" → "customer id"). */

@@ -5,13 +5,13 @@
 import { findMatches, indexTree, renderSelector } from '../automation/index.ts'
 import type { Selector, Step } from '../protocol/automation.ts'
 import type { UiElement } from '../protocol/elements.ts'
-import { assignFields, CONFIDENT, realOptions, type Unsure } from './field-scores.ts'
+import { assignFields, CONFIDENT, matchReason, realOptions, type Unsure } from './field-scores.ts'
 import { type InputLeaf, shownValue } from './input-leaves.ts'
 import { matchOption, runnerFinds } from './option-match.ts'
 import { readControls, type ScreenControl } from './screen.ts'
 import { designSelector } from './selector-design.ts'
 import type { BuildSession } from './session.ts'
-import { booleanValueMap, isIsoDate, nativeDateTemplate } from './value-adapters.ts'
+import { booleanValueMap, isIsoDate, nativeDateTemplate, partText } from './value-adapters.ts'
 
 export interface FieldStep {
   step: Step
@@ -41,11 +41,17 @@ export async function mapFields(
   const mapping = new Map<ScreenControl, Use>()
   for (const { leaf, control, score } of assigned) {
     mapping.set(control, { leaf })
-    session.progress('map', `“${leaf.path}” goes into “${control.label}” (match ${score.toFixed(2)})`, {
-      input: leaf.path,
-      field: control.label,
-      score,
-    })
+    const why = matchReason(leaf, control, controls)
+    session.progress(
+      'map',
+      `“${leaf.path}” goes into “${control.label}”: ${why} (match ${score.toFixed(2)})`,
+      {
+        input: leaf.path,
+        field: control.label,
+        score,
+        why,
+      },
+    )
   }
   // One line for all of them: request headers rarely feed a field, and a line each buries the rest.
   if (ignored.length)
@@ -206,8 +212,11 @@ async function fieldSteps(
       if (leaf)
         session.progress(
           'map',
-          `“${label}” is a date in ${parts.length} parts; “${leaf.path}” fills them as ${parts
-            .map((p) => `${PART_NAMES[p.part]} (${p.filter})`)
+          `“${label}” is a date in ${parts.length} parts; “${leaf.path}” fills them in the app’s format: ${parts
+            .map(
+              (p) =>
+                `${PART_NAMES[p.part]} ${isIsoDate(leaf.value) ? `“${partText(p.filter, leaf.value)}”` : `(${p.filter})`}`,
+            )
             .join(', ')}`,
           { input: leaf.path, field: label, parts: parts.map((p) => ({ part: p.part, filter: p.filter })) },
         )

@@ -33,6 +33,8 @@ export interface ScreenControl {
   label: string
   /** Everything that names it (label, placeholder, nearby text, column header, a readable automationId). */
   names: string[]
+  /** Where each name comes from, as progress says it ("the text before it", "its column"). */
+  nameSources?: Record<string, string>
   /** Option labels of a drop-down, or the radio buttons' names. */
   options: string[]
   required: boolean
@@ -136,7 +138,7 @@ export function readControls(root: UiElement): ScreenControl[] {
   }
   for (const [owner, radios] of groups) {
     const named = owner.name
-      ? { label: owner.name, names: withId([owner.name], owner) }
+      ? { label: owner.name, names: withId([owner.name], owner), nameSources: { [owner.name]: 'its label' } }
       : namesOf(index, radios[0]!, true)
     controls.push({
       key: '',
@@ -207,7 +209,7 @@ function namesOf(
   index: TreeIndex,
   element: UiElement,
   skipOwnName = false,
-): { label: string; names: string[] } {
+): { label: string; names: string[]; nameSources: Record<string, string> } {
   const own = skipOwnName || placeholderLike(element) ? '' : element.name
   const hint = element.placeholder ?? (placeholderLike(element) ? element.name : '')
   const column = columnHeader(index, element)
@@ -215,7 +217,16 @@ function namesOf(
   const caption = column ? '' : captionBefore(index, element)
   const label = own || caption || column || hint || element.automationId || element.role
   const names = [own, caption, column, hint].filter((n) => n !== '')
-  return { label, names: withId(names.length ? names : [label], element) }
+  const nameSources: Record<string, string> = {}
+  const source = (name: string, how: string) => {
+    if (name && !(name in nameSources)) nameSources[name] = how
+  }
+  source(own, 'its label')
+  source(caption, 'the text before it,')
+  source(column, 'its column')
+  source(hint, 'its hint')
+  if (element.automationId) source(element.automationId, 'its id')
+  return { label, names: withId(names.length ? names : [label], element), nameSources }
 }
 
 function withId(names: string[], element: UiElement): string[] {
@@ -297,6 +308,7 @@ function mergeDateParts(index: TreeIndex, controls: ScreenControl[]): ScreenCont
         radios: [],
         label,
         names: caption ? [caption] : [label],
+        nameSources: caption ? { [caption]: 'the text before it,' } : {},
         options: [],
         required: trio.some((c) => c.required),
         shape: 'date',

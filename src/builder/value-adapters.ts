@@ -130,6 +130,22 @@ export function partFilter(part: DatePart, options: readonly string[], hint = ''
   return padded ? 'month2' : 'month'
 }
 
+/** What a part filter writes for an ISO date ("monthName" of 2024-03-05 → "March"), for progress lines. */
+export function partText(filter: string, iso: string): string {
+  const [year, month, day] = iso.slice(0, 10).split('-').map(Number) as [number, number, number]
+  const name = MONTHS[month - 1]!
+  const texts: Record<string, string> = {
+    day: String(day),
+    day2: String(day).padStart(2, '0'),
+    month: String(month),
+    month2: String(month).padStart(2, '0'),
+    monthName: name[0]!.toUpperCase() + name.slice(1),
+    monthShort: name[0]!.toUpperCase() + name.slice(1, 3),
+    year: String(year),
+  }
+  return texts[filter] ?? iso
+}
+
 /** The template that fills one native date input: the ISO day as is, a date-time cut to its day. */
 export function nativeDateTemplate(path: string, value: unknown): string {
   return typeof value === 'string' && value.trim().length > 10
