@@ -11,7 +11,7 @@ import { matchOption, runnerFinds } from './option-match.ts'
 import { readControls, type ScreenControl } from './screen.ts'
 import { designSelector } from './selector-design.ts'
 import type { BuildSession } from './session.ts'
-import { booleanValueMap, isIsoDate, nativeDateTemplate, partText } from './value-adapters.ts'
+import { booleanOf, booleanValueMap, isIsoDate, nativeDateTemplate, partText } from './value-adapters.ts'
 
 export interface FieldStep {
   step: Step
@@ -248,11 +248,8 @@ async function fieldSteps(
     case 'checkbox':
       return one({ kind: 'check', name: `Set “${label}”`, ...optional, target: target(), checked: value })
     case 'radio-group': {
-      const yesNo = leaf && typeof leaf.value !== 'string' ? booleanValueMap(control.options) : undefined
-      const spoken = leaf && typeof leaf.value === 'string' ? booleanValueMap(control.options) : undefined
-      const words =
-        yesNo ??
-        (spoken && matchOption(leaf!.value as string, control.options).kind !== 'exact' ? spoken : undefined)
+      // A yes/no group takes the caller's true/false (or yes/no) through a map, whatever live calls send.
+      const words = leaf && booleanOf(leaf.value) !== undefined ? booleanValueMap(control.options) : undefined
       if (leaf && words) {
         session.progress(
           'map',

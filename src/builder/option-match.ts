@@ -48,6 +48,11 @@ export function linkOf(value: string, option: string): string | undefined {
     return `“${value}” reads as the initials of “${option}”`
   if (Math.min(v.length, o.length) >= 3 && (o.startsWith(v) || v.startsWith(o)))
     return `one starts with the other`
+  // An abbreviation of one of its words: "docs" ↔ "Documentation", "req" ↔ "Feature_Request".
+  const short = valueStems.find((s) =>
+    optionStems.some((t) => Math.min(s.length, t.length) >= 3 && (t.startsWith(s) || s.startsWith(t))),
+  )
+  if (short) return `“${value}” reads as short for a word of “${option}”`
   return undefined
 }
 

@@ -1,0 +1,110 @@
+// Item 10 of issue 8: options by meaning. A sample value is matched to the option that means it;
+// one plausible option is used and remembered as a valueMap entry, several or none are asked about
+// (map_option), and the answer becomes the valueMap for live calls. Never the first option silently.
+import { describe, expect, test } from 'bun:test'
+import { matchOption } from '../../../src/builder/option-match.ts'
+import { optionLabelled } from '../scripted-io.ts'
+import { mapOn, stepFor } from './helpers.ts'
+
+const FOSSIL_TYPES = ['Code_Defect', 'Build_Problem', 'Documentation', 'Feature_Request', 'Incident']
+const COUNTRIES = ['Österreich', 'France', 'United Kingdom', 'United States', 'Germany']
+
+describe('matching a word to the option that means it', () => {
+  test('exact label first, without case, accents or separators', () => {
+    expect(matchOption('code defect', FOSSIL_TYPES)).toEqual({ kind: 'exact', option: 'Code_Defect' })
+    expect(matchOption('OSTERREICH', COUNTRIES)).toEqual({ kind: 'exact', option: 'Österreich' })
+  })
+
+  test('then a shared word stem: defect ↔ Code_Defect, feature ↔ Feature_Request, docs ↔ Documentation', () => {
+    expect(matchOption('defect', FOSSIL_TYPES)).toMatchObject({ kind: 'meaning', option: 'Code_Defect' })
+    expect(matchOption('features', FOSSIL_TYPES)).toMatchObject({
+      kind: 'meaning',
+      option: 'Feature_Request',
+    })
+    expect(matchOption('docs', FOSSIL_TYPES)).toMatchObject({ kind: 'meaning', option: 'Documentation' })
+    expect(matchOption('build', FOSSIL_TYPES)).toMatchObject({ kind: 'meaning', option: 'Build_Problem' })
+  })
+
+  test('then initials and prefixes: UK ↔ United Kingdom, Ger ↔ Germany', () => {
+    expect(matchOption('UK', COUNTRIES)).toMatchObject({ kind: 'meaning', option: 'United Kingdom' })
+    expect(matchOption('Ger', COUNTRIES)).toMatchObject({ kind: 'meaning', option: 'Germany' })
+  })
+
+  test('a synonym no overlap finds, or several plausible options, are a question', () => {
+    expect(matchOption('ticket', ['issue', 'task', 'epic'])).toEqual({ kind: 'ask', plausible: [] })
+    expect(matchOption('united', COUNTRIES)).toEqual({
+      kind: 'ask',
+      plausible: ['United Kingdom', 'United States'],
+    })
+    expect(matchOption('problem', ['Build_Problem', 'Network_Problem'])).toMatchObject({ kind: 'ask' })
+  })
+})
+
+describe('options on fossil’s new-ticket form', () => {
+  test('“defect” chooses Code_Defect without a question, and the mapping is kept for live calls', async () => {
+    const mapped = await mapOn('fossil-tktnew', { title: 'Crash on save', type: 'defect' })
+    expect(mapped.transcript.questions).toEqual([])
+    expect(stepFor(mapped, 'type')).toMatchObject({
+      kind: 'select',
+      name: 'Choose “Type”',
+      value: '{{type}}',
+      valueMap: { defect: 'Code_Defect' },
+    })
+    expect(mapped.transcript.lines).toContain(
+      '[map] “defect” means “Code_Defect” in “Type” (they share the word “defect”)',
+    )
+  })
+
+  test('“bug” means nothing fossil lists: asked with every option and “None of these”; the answer is the map', async () => {
+    const mapped = await mapOn('fossil-tktnew', { title: 'Crash', type: 'bug' }, [
+      { kind: 'map_option', answer: optionLabelled('Code_Defect') },
+    ])
+    const [asked] = mapped.transcript.questions
+    expect(asked!.question).toMatchObject({
+      kind: 'map_option',
+      text: '“Type” has no option called “bug” (the value of “type”). Which option means “bug”?',
+      multiple: false,
+    })
+    expect(asked!.question.options.map((o) => o.label)).toEqual([...FOSSIL_TYPES, 'None of these'])
+    expect(stepFor(mapped, 'type')).toMatchObject({ kind: 'select', valueMap: { bug: 'Code_Defect' } })
+    expect(mapped.transcript.lines).toContain('[map] “bug” means “Code_Defect” in “Type”, as answered')
+  })
+
+  test('two plausible options: only they are offered, with “None of these”', async () => {
+    const mapped = await mapOn('profile-form', { country: 'united' }, [
+      { kind: 'map_option', answer: optionLabelled('United States') },
+    ])
+    expect(mapped.transcript.questions[0]!.question.options.map((o) => o.label)).toEqual([
+      'United Kingdom',
+      'United States',
+      'None of these',
+    ])
+    expect(stepFor(mapped, 'country')).toMatchObject({ valueMap: { united: 'United States' } })
+  })
+
+  test('“None of these” leaves the value out of the list rather than picking one', async () => {
+    const mapped = await mapOn('fossil-tktnew', { title: 'Crash', type: 'ticket' }, [
+      { kind: 'map_option', answer: optionLabelled('None of these') },
+    ])
+    expect(mapped.steps.map((s) => s.step.name)).not.toContain('Choose “Type”')
+    expect(mapped.transcript.lines).toContain(
+      '[map] No option of “Type” means “ticket”, as answered: “type” is not used there',
+    )
+  })
+
+  test('a radio group’s options are matched the same way, the map on the check step', async () => {
+    const mapped = await mapOn('profile-form', { newsletter: 'yes please' }, [
+      { kind: 'map_option', answer: optionLabelled('Yes') },
+    ])
+    expect(stepFor(mapped, 'newsletter')).toMatchObject({
+      kind: 'check',
+      target: { fingerprints: [{ by: 'role', role: 'radio', name: '{{newsletter}}' }] },
+      valueMap: { 'yes please': 'Yes' },
+    })
+  })
+
+  test('a list of values (multi-select) maps each of them', async () => {
+    const mapped = await mapOn('profile-form', { country: ['uk', 'france'] })
+    expect(stepFor(mapped, 'country')).toMatchObject({ kind: 'select', valueMap: { uk: 'United Kingdom' } })
+  })
+})
