@@ -63,10 +63,16 @@ describe('fields are named the way a person reads the screen', () => {
   })
 
   test('boxes in a table are named by their column header', async () => {
-    expect(await labels('combobox-and-grid')).toEqual(['select:Assignee', 'text:Task', 'text:Hours'])
-    const mapped = await mapOn('combobox-and-grid', { task: 'Review', hours: 3 })
+    expect(await labels('combobox-and-grid')).toEqual([
+      'select:Assignee',
+      'text:Task',
+      'text:Hours',
+      'date:Due',
+    ])
+    const mapped = await mapOn('combobox-and-grid', { task: 'Review', hours: 3, due: '2025-02-01' })
     expect(stepFor(mapped, 'task')).toMatchObject({ name: 'Fill “Task”' })
     expect(stepFor(mapped, 'hours')).toMatchObject({ name: 'Fill “Hours”' })
+    expect(stepFor(mapped, 'due')).toMatchObject({ name: 'Fill “Due”', value: '{{due}}' })
     expect(mapped.transcript.lines).toContain(
       '[map] “hours” goes into “Hours”: its column “Hours” (match 1.00)',
     )

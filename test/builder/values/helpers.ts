@@ -13,6 +13,8 @@ export type Recorded =
   | 'fossil-tktnew'
   | 'fossil-wikinew'
   | 'profile-form'
+  /** profile-form as the browser driver reported it before it said `inputType` (kept, not re-recorded). */
+  | 'profile-form-unmarked-date'
   | 'date-parts'
   | 'picker-and-search'
   | 'combobox-and-grid'
