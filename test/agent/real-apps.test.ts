@@ -249,15 +249,25 @@ describe('launching afresh', () => {
     const results = await element(window.id, byId('results'))
     await driver.act(window.id, { kind: 'click', ref: results.ref })
     expect((await driver.listWindows()).find((w) => w.id === window.id)?.url).toBe(`${base}/results`)
-    // A tab an earlier build left on another site (it was that build's app).
-    await driver.launch({ url: `${outsideBase}/other-app` })
+    // A tab an earlier build or run left on another site (no app of ours was launched in it).
     const connection = (driver as unknown as { connection: CdpConnection }).connection
     await connection.send('Target.createTarget', { url: `${outsideBase}/left-behind` })
-    expect((await driver.listWindows()).length).toBeGreaterThan(1)
+    expect((await driver.listWindows()).length).toBe(2)
     const again = await driver.launch({ url: `${base}/outside` })
-    expect(again.url).toBe(`${base}/outside`)
-    const windows = await driver.listWindows()
-    expect(windows.map((w) => w.url)).toEqual([`${base}/outside`])
+    expect(again).toMatchObject({ id: window.id, url: `${base}/outside` })
+    expect((await driver.listWindows()).map((w) => w.url)).toEqual([`${base}/outside`])
+  })
+
+  test('another app launched on the same desktop keeps its own window, locked to its own origin', async () => {
+    const first = await driver.launch({ url: `${base}/outside` })
+    const other = await driver.launch({ url: `${outsideBase}/other-app` })
+    expect(other.id).not.toBe(first.id)
+    const again = await driver.launch({ url: `${base}/outside` })
+    expect(again.id).toBe(first.id)
+    expect((await driver.listWindows()).map((w) => w.id).sort()).toEqual([first.id, other.id].sort())
+    // Each window is held to its own app.
+    expect((await driverError(driver.navigate(other.id, `${base}/results`))).code).toBe('NAVIGATION_BLOCKED')
+    expect((await driver.navigate(other.id, `${outsideBase}/page-2`)).url).toBe(`${outsideBase}/page-2`)
   })
 
   test('an app that cannot be opened is LAUNCH_FAILED: refused connection, unknown host, HTTP error', async () => {

@@ -32,6 +32,14 @@ export interface BrowserDriverOptions extends LaunchOptions {
   navigationTimeoutMs?: number
 }
 
+interface TabApp {
+  origin: string
+  allowed: Set<string>
+}
+
+/** Names every browser resolves without asking anyone (see hostResolverRules). */
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]']
+
 /** URLs that never leave the browser: always allowed by the origin lock. */
 const LOCAL_SCHEMES = ['about:', 'data:', 'blob:', 'chrome-error:', 'devtools:']
 
@@ -40,15 +48,18 @@ export class BrowserDriver implements Driver {
   private connection?: CdpConnection
   private tabs?: TabRegistry
   private browser?: LaunchedBrowser
-  /** Origins the launched app may load (its own and app.allowOrigins); undefined until a launch with a URL. */
-  private allowed?: Set<string>
+  /**
+   * The app each tab of ours was launched for (popups inherit their opener's): its origin and the
+   * origins it may load. A tab with an app is origin-locked to them; one without is not locked.
+   */
+  private readonly apps = new Map<string, TabApp>()
   /** Host names the launched browser can resolve (its --host-resolver-rules). */
   private readonly hosts: Set<string>
   /** Tabs this driver opened or launched an app into, and popups they opened (attached mode). */
   private readonly own = new Set<string>()
 
   constructor(private readonly options: BrowserDriverOptions = {}) {
-    this.hosts = new Set(options.allowHosts ?? [])
+    this.hosts = new Set([...LOOPBACK_HOSTS, ...(options.allowHosts ?? [])])
   }
 
   async start(): Promise<void> {
@@ -68,10 +79,11 @@ export class BrowserDriver implements Driver {
     await tabs.start()
   }
 
-  /** Whether the URL is inside the launched app (always true before any app was launched). */
-  allows(url: string): boolean {
-    if (!this.allowed || LOCAL_SCHEMES.some((scheme) => url.startsWith(scheme))) return true
-    return this.allowed.has(originOf(url))
+  /** Whether the tab may show the URL: inside the app it was launched for (any URL without one). */
+  allows(targetId: string, url: string): boolean {
+    const app = this.apps.get(targetId)
+    if (!app || LOCAL_SCHEMES.some((scheme) => url.startsWith(scheme))) return true
+    return app.allowed.has(originOf(url))
   }
 
   /** A launched browser is all ours; in someone's own browser only the tabs we opened are. */
@@ -79,17 +91,18 @@ export class BrowserDriver implements Driver {
     return this.browser !== undefined || this.own.has(targetId)
   }
 
-  /** Closes a tab of ours (or a popup one of ours opened) that shows another site than the app. */
+  /** A popup the app opens stays inside the app: locked like its opener, closed if it is elsewhere. */
   private async guardTab(target: Protocol.Target.TargetInfo): Promise<void> {
-    const opener = target.openerId
-    if (opener && this.own.has(opener)) this.own.add(target.targetId)
-    if (!this.allowed || !this.owns(target.targetId)) return
-    if (opener) {
-      // A popup of the app stays inside the app too.
-      const page = await this.tabs?.page(target.targetId).catch(() => undefined)
-      await page?.lockOrigins((url) => this.allows(url)).catch(() => {})
+    const { targetId, openerId } = target
+    const openerApp = openerId ? this.apps.get(openerId) : undefined
+    if (!openerApp) return
+    this.own.add(targetId)
+    if (!this.apps.has(targetId)) {
+      this.apps.set(targetId, openerApp)
+      const page = await this.tabs?.page(targetId).catch(() => undefined)
+      await page?.lockOrigins((url) => this.allows(targetId, url)).catch(() => {})
     }
-    if (opener && target.url && !this.allows(target.url)) await this.tabs?.close(target.targetId)
+    if (target.url && !this.allows(targetId, target.url)) await this.tabs?.close(targetId)
   }
 
   /** Restarts a launched browser whose resolver rules lack one of the hosts (a new app's host). */
@@ -99,7 +112,6 @@ export class BrowserDriver implements Driver {
     for (const host of missing) this.hosts.add(host)
     if (!this.browser) return
     await this.stop()
-    this.own.clear()
     await this.start()
   }
 
@@ -108,6 +120,8 @@ export class BrowserDriver implements Driver {
     if (this.tabs) this.tabs.onTab = undefined
     this.tabs?.dispose()
     this.connection = this.tabs = this.browser = undefined
+    this.apps.clear()
+    this.own.clear()
     // Close a browser we launched politely first (it flushes its profile); leave an attached one running.
     let closing = false
     if (connection && browser)
@@ -138,21 +152,25 @@ export class BrowserDriver implements Driver {
     const origin = originOf(app.url)
     const allowed = new Set([origin, ...(app.allowOrigins ?? []).map(originOf)])
     await this.ensureHosts([...allowed].flatMap(hostOf))
-    this.allowed = allowed
     const tabs = this.registry()
-    // Launching starts afresh: our tab of the app (else a blank or any tab of ours) is sent to the
-    // start URL, and tabs of ours left on other sites by earlier builds or runs are closed.
+    // Launching starts afresh: the app's tab (even if it wandered to another page or site), else
+    // a tab of ours showing the app or a blank one, else a new tab, is sent to the start URL.
     const ours = tabs.list().filter((w) => this.owns(w.id))
+    const appOf = (id: string) => this.apps.get(id)?.origin
     const targetId =
-      ours.find((w) => w.url !== undefined && originOf(w.url) === origin)?.id ??
-      ours.find((w) => w.url === 'about:blank')?.id ??
-      ours[0]?.id ??
+      ours.find((w) => appOf(w.id) === origin)?.id ??
+      ours.find((w) => !appOf(w.id) && w.url !== undefined && originOf(w.url) === origin)?.id ??
+      ours.find((w) => !appOf(w.id) && w.url === 'about:blank')?.id ??
       (await tabs.open())
     this.own.add(targetId)
-    for (const stray of ours)
-      if (stray.id !== targetId && !(stray.url && this.allows(stray.url))) await tabs.close(stray.id)
+    this.apps.set(targetId, { origin, allowed })
+    // Tabs of ours left on other sites by earlier builds or runs are closed; other apps' windows stay.
+    for (const stray of ours) {
+      if (stray.id === targetId || !stray.url || stray.url === 'about:blank') continue
+      if (!this.apps.has(stray.id) || !this.allows(stray.id, stray.url)) await tabs.close(stray.id)
+    }
     const page = await tabs.page(targetId)
-    await page.lockOrigins((url) => this.allows(url))
+    await page.lockOrigins((url) => this.allows(targetId, url))
     await this.focusWindow(targetId)
     // A dialog left open by an earlier, failed run would block the tab for good: launching starts afresh.
     if (page.dialog) await page.session.send('Page.handleJavaScriptDialog', { accept: false })
@@ -173,13 +191,13 @@ export class BrowserDriver implements Driver {
 
   async navigate(windowId: string, url: string): Promise<WindowInfo> {
     const page = await this.registry().page(windowId)
-    if (!this.allows(url)) throw blockedError(url, this.allowed)
+    if (!this.allows(windowId, url)) throw blockedError(url, this.apps.get(windowId))
     if (page.dialog)
       throw new DriverError('BLOCKED_BY_DIALOG', `A ${page.dialog.type} dialog is open: act on it first`)
     const timeoutMs = this.options.navigationTimeoutMs ?? 30_000
     const { errorText } = await page.call('Page.navigate', { url }, timeoutMs)
     if (errorText === 'net::ERR_ABORTED' && page.blockedNavigations.at(-1) === url)
-      throw blockedError(url, this.allowed)
+      throw blockedError(url, this.apps.get(windowId))
     if (errorText) throw new DriverError('LAUNCH_FAILED', `Cannot open ${url}: ${errorText}`)
     await settle(page, { maxMs: timeoutMs })
     return this.registry().fresh(windowId)
@@ -241,7 +259,7 @@ export class BrowserDriver implements Driver {
     }
     await settle(page, { maxMs: this.options.settleTimeoutMs })
     const blocked = page.blockedNavigations[blockedBefore]
-    if (blocked !== undefined) throw blockedError(blocked, this.allowed)
+    if (blocked !== undefined) throw blockedError(blocked, this.apps.get(windowId))
     return result
   }
 
@@ -267,8 +285,8 @@ export class BrowserDriver implements Driver {
   }
 }
 
-function blockedError(url: string, allowed: Set<string> | undefined): DriverError {
-  const inside = allowed ? [...allowed].join(', ') : 'the app'
+function blockedError(url: string, app: TabApp | undefined): DriverError {
+  const inside = app ? [...app.allowed].join(', ') : 'the app'
   return new DriverError(
     'NAVIGATION_BLOCKED',
     `Blocked leaving the app for ${url}: only ${inside} may be opened (add the origin to app.allowOrigins if the app needs it)`,
