@@ -7,6 +7,7 @@ import { defaultExecutablePath } from '../../src/agent/drivers/browser/launch-br
 import { createEnrollmentToken } from '../../src/modules/desktops/service.ts'
 import type { Automation } from '../../src/protocol/automation.ts'
 import type { Snapshot, UiElement, WindowInfo } from '../../src/protocol/elements.ts'
+import { hubDesktop } from '../../src/runtime/build-worker/hub-desktop.ts'
 import { type AgentProcess, startAgent } from '../helpers/agent-process.ts'
 import { tempDir } from '../helpers/temp-dir.ts'
 import { startTestServer, type TestServer } from '../helpers/test-server.ts'
@@ -126,6 +127,20 @@ describe('an app that is down', () => {
   })
 })
 
+describe('navigate over the agent connection (the builder’s DesktopPort)', () => {
+  test('opens a URL of the app in its window; another site is NAVIGATION_BLOCKED', async () => {
+    const { desktopId } = await online()
+    const desktop = hubDesktop(s.hub, desktopId, 'robust')
+    const base = `http://127.0.0.1:${app.port}`
+    const window = await desktop.launch({ url: `${base}/` })
+    const moved = await desktop.navigate(window.id, `${base}/login`)
+    expect(moved).toMatchObject({ id: window.id, url: `${base}/login` })
+    const outside = await desktop.navigate(window.id, 'http://partner.example/').catch((e: Error) => e)
+    expect(String(outside)).toContain('NAVIGATION_BLOCKED')
+    expect((await desktop.listWindows()).find((w) => w.id === window.id)?.url).toBe(`${base}/login`)
+  })
+})
+
 describe('the browser dies with the agent', () => {
   test('kill -9 of the agent takes its Chromium (and its helpers) down within seconds', async () => {
     const { agent } = await online()
@@ -193,6 +208,8 @@ describe('--profile-dir', () => {
     expect(await who(first.desktopId, `${base}/login`)).toBe('Welcome')
     expect(await who(first.desktopId, `${base}/`)).toBe('Signed in as ada')
     await first.agent.kill('SIGTERM')
+    // Restart once the server has seen the old connection go (same desktop, same credential).
+    expect(await eventually(() => !s.hub.isOnline(first.desktopId), 10_000)).toBe(true)
     const second = await online({
       stateDir: first.agent.stateDir,
       extraArgs: ['--profile-dir', profile.path],
