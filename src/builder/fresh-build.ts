@@ -7,8 +7,9 @@ import { classifyEnding, type Ending } from './classify.ts'
 import { branchStep, compose, dismissStep, type Plan, scenarioFor } from './compose.ts'
 import type { BuildResult, SampleSpec } from './contract.ts'
 import { type Explored, explore, NoFormFound } from './explore.ts'
+import { confirmationButton, confirmStep, resultLink } from './follow-through.ts'
 import { inputTexts, nameFromMessage, successName } from './generalise.ts'
-import { inputLeaves, unusableKeys } from './input-leaves.ts'
+import { type InputLeaf, inputLeaves, unusableKeys } from './input-leaves.ts'
 import { appSpecOf, locateWindow } from './locate-window.ts'
 import type { FieldStep } from './map-fields.ts'
 import { type Observation, submitAndObserve } from './observe.ts'
@@ -89,7 +90,30 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
     observed = await submitAndObserve(session, submitStep, sample.input)
   }
   const fieldElements = fields.map((f) => f.control.element)
-  const ending = classifyEnding(observed.before.root, observed.after.root, fieldElements, inputs)
+  let ending = classifyEnding(observed.before.root, observed.after.root, fieldElements, inputs)
+  const expect = nonEmpty(sample.expect)
+  // Confirm an "Are you sure?", or open the record a search found when what to return is there.
+  for (let hop = 0; ending && hop < 2; hop++) {
+    const confirm = confirmationButton(ending)
+    const missing =
+      expect !== undefined &&
+      expectedReads({ ending, after: observed.after.root, inputs, reading, submitLabel }, expect).missing
+        .length > 0
+    const open = !confirm && missing ? resultLink(ending, observed.after.root, textValues(leaves)) : undefined
+    const next = confirm ? confirmStep(observed.after.root, confirm) : open?.step
+    if (!next) break
+    session.progress(
+      'observe',
+      confirm
+        ? `“${submitLabel}” asks “${ending.message}”; the job confirms with “${confirm.name}”`
+        : `What to return is not on the results; the job opens the result “${open!.value}” (the link named by the input)`,
+    )
+    fillSteps.push(submitStep)
+    submitStep = next
+    submitLabel = confirm ? confirm.name : open!.value
+    observed = await submitAndObserve(session, next, sample.input)
+    ending = classifyEnding(observed.before.root, observed.after.root, [], inputs)
+  }
   if (!ending)
     throw new BuildFailure(
       'NO_OUTCOME',
@@ -118,7 +142,6 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
     reading,
     submitLabel,
   }
-  const expect = nonEmpty(sample.expect)
   const expected = expect !== undefined && expectedReads(ctx, expect).missing.length === 0
   let target: { scenario: string; outcome: 'success' | 'alternate' }
   if (ending.kind === 'screen' || expected) {
@@ -187,4 +210,13 @@ export function nonEmpty(expect: SampleSpec['expect']): Record<string, unknown> 
 export function waitBudget(elapsedMs: number): { timeoutMs?: number } {
   const budget = Math.ceil((elapsedMs * 5) / 1000) * 1000
   return budget > 10_000 ? { timeoutMs: Math.min(budget, 120_000) } : {}
+}
+
+/** The sample's text values with their template paths (for finding the result a search lists). */
+function textValues(leaves: InputLeaf[]): { path: string; value: string }[] {
+  return leaves.flatMap((l) =>
+    l.source !== 'header' && (typeof l.value === 'string' || typeof l.value === 'number')
+      ? [{ path: l.path, value: String(l.value) }]
+      : [],
+  )
 }

@@ -1,0 +1,71 @@
+// What a person does right after the submit, before the real outcome shows: confirm an
+// "Are you sure?" dialog, or open the record a search found (the result whose link is the
+// sample's value) when the values to return are on the record, not in the list. Each hop makes
+// the previous action part of the steps before the submit and the new action the submit.
+import { indexTree } from '../automation/index.ts'
+import type { Step } from '../protocol/automation.ts'
+import type { UiElement } from '../protocol/elements.ts'
+import type { Ending } from './classify.ts'
+import { designSelector } from './selector-design.ts'
+
+const CONFIRM_QUESTION =
+  /\b(are you sure|do you (really )?want|really|confirm|cannot be undone|can't be undone|proceed\?|continue\?)\b/i
+const CONFIRM_BUTTON =
+  /^(ok|okay|yes|confirm|continue|proceed|delete|remove|save|submit|i'?m sure|yes,? .*)$/i
+const DECLINE_BUTTON = /^(cancel|no|back|close|keep|abort)$/i
+
+/** The button that confirms an "Are you sure?" dialog, when the ending is one. */
+export function confirmationButton(ending: Ending): UiElement | undefined {
+  if (ending.kind !== 'dialog' || !ending.dialog) return undefined
+  const texts = `${ending.message} ${ending.dialog.name} ${ending.dialog.description ?? ''}`
+  if (!CONFIRM_QUESTION.test(texts)) return undefined
+  const buttons = indexTree(ending.dialog).all.filter((e) => e.role === 'button' && e.name.trim() !== '')
+  const declines = buttons.filter((b) => DECLINE_BUTTON.test(b.name.trim()))
+  const confirms = buttons.filter((b) => CONFIRM_BUTTON.test(b.name.trim()) && !declines.includes(b))
+  // A confirmation offers a way back; a lone OK on a message is no question.
+  return declines.length > 0 && confirms.length === 1 ? confirms[0] : undefined
+}
+
+export function confirmStep(after: UiElement, button: UiElement): Step {
+  return {
+    kind: 'click',
+    name: `Confirm with “${button.name}”`,
+    target: designSelector(after, button, `the “${button.name}” button of the confirmation`),
+  }
+}
+
+/**
+ * The search result to open: a link (or row cell link) on the new screen whose text is one of
+ * the sample's values, when exactly one such link appeared. Its step finds the link by the
+ * input's template, so a live call opens its own result.
+ */
+export function resultLink(
+  ending: Ending,
+  after: UiElement,
+  values: { path: string; value: string }[],
+): { step: Step; value: string } | undefined {
+  if (ending.kind !== 'screen') return undefined
+  const links = indexTree(after).all.filter((e) => e.role === 'link' && e.name.trim() !== '')
+  for (const { path, value } of values) {
+    if (value.length < 2) continue
+    const exact = links.filter((l) => l.name.trim().toLowerCase() === value.toLowerCase())
+    const found = exact.length
+      ? exact
+      : links.filter((l) => l.name.toLowerCase().includes(value.toLowerCase()))
+    if (found.length !== 1) continue
+    const link = found[0]!
+    const match = exact.length ? ('exact' as const) : ('contains' as const)
+    return {
+      value,
+      step: {
+        kind: 'click',
+        name: `Open the result “{{${path}}}”`,
+        target: {
+          fingerprints: [{ by: 'role', role: 'link', name: `{{${path}}}`, match }],
+          description: `the result link “${link.name}”`,
+        },
+      },
+    }
+  }
+  return undefined
+}
