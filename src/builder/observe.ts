@@ -1,8 +1,9 @@
 // Step 5 of a build, the doing part: fill the sample in, press the submit, and wait until the
 // window has settled (quiet, no busy region, the submit no longer greyed out), bounded by the
 // session's settle deadline. Returns the screens before and after for classify.ts to judge.
-import { resolveSelector, type TemplateScope } from '../automation/index.ts'
+import { renderSelector, resolveSelector, type TemplateScope } from '../automation/index.ts'
 import { resolveTemplate, TemplateError, toBoolean } from '../automation/templates.ts'
+import { mapWord } from '../automation/text-match.ts'
 import type { Step } from '../protocol/automation.ts'
 import type { Snapshot, UiElement } from '../protocol/elements.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
@@ -19,7 +20,8 @@ export async function performStep(session: BuildSession, step: Step, scope: Temp
       }
       case 'select': {
         const value = resolveTemplate(step.value, scope)
-        const values = (Array.isArray(value) ? value : [value]).map(String)
+        // The caller's words become the app's options through the step's valueMap, as at run time.
+        const values = (Array.isArray(value) ? value : [value]).map((v) => mapWord(String(v), step.valueMap))
         await session.act(step.target, { kind: 'select', values }, scope)
         return
       }
@@ -28,7 +30,11 @@ export async function performStep(session: BuildSession, step: Step, scope: Temp
           typeof step.checked === 'boolean'
             ? step.checked
             : toBoolean(resolveTemplate(step.checked, scope), step.checked)
-        await session.act(step.target, { kind: 'check', checked }, scope)
+        // A radio named by the input ("{{breakfast}}") is found under the app's word for it.
+        const target = step.valueMap
+          ? renderSelector(step.target, scope, (w) => mapWord(w, step.valueMap))
+          : step.target
+        await session.act(target, { kind: 'check', checked }, scope)
         return
       }
       case 'click':

@@ -35,6 +35,9 @@ const FIELD_WORDS: Record<string, string[]> = {
   postcode: ['postal', 'code'],
   qty: ['quantity'],
   desc: ['description'],
+  birthday: ['birth', 'date'],
+  dob: ['birth', 'date'],
+  birthdate: ['birth', 'date'],
   // A record's one-line name: trackers say "summary", mail says "subject".
   summary: ['title'],
   subject: ['title'],
