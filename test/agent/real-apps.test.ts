@@ -219,13 +219,15 @@ describe('staying inside the app', () => {
     expect(outsideLog).toEqual([])
   })
 
-  test('a popup the app opens to another site is closed', async () => {
+  test('a popup the app opens to another site is closed before it loads anything', async () => {
+    outsideLog.length = 0
     const window = await driver.launch({ url: `${base}/outside` })
     const popup = await element(window.id, byId('popup'))
     await driver.act(window.id, { kind: 'click', ref: popup.ref }).catch(() => {})
     const onlyApp = async () => (await driver.listWindows()).every((w) => !w.url?.startsWith(outsideBase))
     expect(await until(window.id, onlyApp)).toBe(true)
     expect((await driver.listWindows()).some((w) => w.id === window.id)).toBe(true)
+    expect(outsideLog).toEqual([])
   })
 
   test('allowOrigins lets the app load from the origins it names', async () => {

@@ -11,7 +11,7 @@ import type {
 import { type ChangeResult, type Driver, DriverError } from '../driver.ts'
 import { performOnNode } from './actions.ts'
 import { mapAxTree } from './ax-tree.ts'
-import { CdpConnection } from './cdp-connection.ts'
+import { CdpConnection, CdpSession } from './cdp-connection.ts'
 import { actOnDialog, dialogElement, isDialogPart } from './dialogs.ts'
 import { collectDomFacts } from './dom-facts.ts'
 import { pressKeys } from './keyboard.ts'
@@ -77,6 +77,44 @@ export class BrowserDriver implements Driver {
     tabs.onTab = (target) => void this.guardTab(target)
     this.tabs = tabs
     await tabs.start()
+    // New tabs start paused until we let them run, so a popup of an app is origin-locked
+    // before its first request (closing it afterwards would be too late for that request).
+    const connection = this.connection
+    connection.on('Target.attachedToTarget', (event, from) => {
+      if (from === undefined && event.waitingForDebugger) void this.holdNewTarget(connection, event)
+    })
+    await connection.send('Target.setAutoAttach', {
+      autoAttach: true,
+      waitForDebuggerOnStart: true,
+      flatten: true,
+    })
+  }
+
+  private async holdNewTarget(
+    connection: CdpConnection,
+    { sessionId, targetInfo }: Protocol.Target.AttachedToTargetEvent,
+  ): Promise<void> {
+    const session = new CdpSession(connection, sessionId)
+    const { targetId, openerId } = targetInfo
+    const app = openerId ? this.apps.get(openerId) : undefined
+    try {
+      if (app && targetInfo.type === 'page') {
+        this.own.add(targetId)
+        if (!this.apps.has(targetId)) this.apps.set(targetId, app)
+        session.on('Fetch.requestPaused', ({ requestId, request }) => {
+          const allowed = this.allows(targetId, request.url)
+          const reply = allowed
+            ? session.send('Fetch.continueRequest', { requestId })
+            : session.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' })
+          reply.catch(() => {})
+        })
+        await session.send('Fetch.enable', { patterns: [{ urlPattern: '*' }] })
+      }
+    } catch {
+      // The target went away while paused: nothing to guard.
+    } finally {
+      await session.send('Runtime.runIfWaitingForDebugger').catch(() => {})
+    }
   }
 
   /** Whether the tab may show the URL: inside the app it was launched for (any URL without one). */
