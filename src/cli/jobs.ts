@@ -1,12 +1,16 @@
 import type { Command } from 'commander'
 import { demoteJob, listJobs, promoteJob } from '../modules/jobs/service.ts'
 import { registerJobFiles } from './job-files.ts'
+import { registerJobHousekeeping } from './jobs-housekeeping.ts'
+import { registerJobSecrets } from './jobs-secrets.ts'
 import { addSettingOptions, openCliContext, printJson, printTable, run } from './shared.ts'
 
 export function registerJobs(program: Command): void {
   const jobs = program
     .command('jobs')
-    .description('list jobs, move them between learning and live, export and import them as files')
+    .description(
+      'list jobs, move them between learning and live, export and import them, remove samples, delete jobs, set their secrets',
+    )
 
   addSettingOptions(jobs.command('list').description('list jobs'), ['dataDir', 'publicUrl'])
     .option('--json', 'print JSON')
@@ -67,4 +71,6 @@ export function registerJobs(program: Command): void {
       )
   }
   registerJobFiles(jobs)
+  registerJobHousekeeping(jobs)
+  registerJobSecrets(jobs)
 }

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { AppContext } from '../../context.ts'
 import type { Db } from '../../db/client.ts'
 import { preparedFor } from '../../db/prepared.ts'
@@ -8,9 +8,11 @@ import {
   type BuildQuestion,
   type BuildStatus,
   builds,
+  jobAnswers,
 } from '../../db/schema/index.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
+import type { Question } from '../../protocol/questions.ts'
 import type { AnswerBody } from './model.ts'
 
 export type Build = typeof builds.$inferSelect
@@ -142,6 +144,7 @@ export function answerQuestion(ctx: AppContext, id: string, body: AnswerBody): B
         ...build.answers,
         { questionId: q.id, kind: q.kind, questionText: q.text, answer, answeredAt: now },
       ]
+      rememberAnswer(ctx, build, q, answer, now)
       const shown = Array.isArray(answer) ? answer.join(', ') : answer
       return update(
         ctx,
@@ -154,6 +157,56 @@ export function answerQuestion(ctx: AppContext, id: string, body: AnswerBody): B
   )
   ctx.events.emit('build.answered', id)
   return result
+}
+
+/** A question's identity across builds: its kind, its words and the options it offered. */
+const optionsKey = (q: Pick<Question, 'options'>) => JSON.stringify(q.options.map((o) => o.value).sort())
+
+/** The job keeps every answer, so a later build (after a failed one, or a removed sample) need not ask again. */
+function rememberAnswer(
+  ctx: AppContext,
+  build: Build,
+  q: BuildQuestion,
+  answer: string | string[],
+  now: string,
+) {
+  const row = {
+    jobId: build.jobId,
+    kind: q.kind,
+    questionText: q.text,
+    optionsKey: optionsKey(q),
+    answer,
+    buildId: build.id,
+    answeredAt: now,
+  }
+  ctx.db
+    .insert(jobAnswers)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [jobAnswers.jobId, jobAnswers.kind, jobAnswers.questionText, jobAnswers.optionsKey],
+      set: { answer, buildId: build.id, answeredAt: now },
+    })
+    .run()
+}
+
+/** The answer an earlier build of the job got to this very question (same kind, text and options). */
+export function earlierAnswer(
+  ctx: AppContext,
+  jobId: string,
+  q: Question,
+): { answer: string | string[]; buildId: string } | undefined {
+  return ctx.db
+    .select({ answer: jobAnswers.answer, buildId: jobAnswers.buildId })
+    .from(jobAnswers)
+    .where(
+      and(
+        eq(jobAnswers.jobId, jobId),
+        eq(jobAnswers.kind, q.kind),
+        eq(jobAnswers.questionText, q.text),
+        eq(jobAnswers.optionsKey, optionsKey(q)),
+      ),
+    )
+    .get()
 }
 
 function validateAnswer(q: BuildQuestion, answer: string | string[]): string | string[] {

@@ -1,9 +1,13 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../context.ts'
 import { baseUrl } from '../../http/base-url.ts'
+import { deleteJob, removeSample } from './remove.ts'
 import { listJobs } from './service.ts'
 
 export const jobsRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'routes.jobs' }).get('/_jobs', ({ request }) => ({
-    jobs: listJobs(ctx, baseUrl(ctx.config, request)),
-  }))
+  new Elysia({ name: 'routes.jobs' })
+    .get('/_jobs', ({ request }) => ({
+      jobs: listJobs(ctx, baseUrl(ctx.config, request)),
+    }))
+    .delete('/_jobs/:id', ({ params }) => ({ deleted: deleteJob(ctx, params.id) }))
+    .delete('/_jobs/:id/samples/:sampleId', ({ params }) => removeSample(ctx, params.id, params.sampleId))

@@ -140,7 +140,8 @@ export function toView(job: Job, scenarios: ScenarioSummary[], baseUrl: string):
   }
 }
 
-function requireJob(ctx: AppContext, method: string, path: string): Job {
+/** The job on a route, as the CLI names it (`POST /customers/:id`); JOB_NOT_FOUND otherwise. */
+export function requireJob(ctx: AppContext, method: string, path: string): Job {
   const job = getJobByRoute(ctx, method, path)
   if (!job) throw new AppError('JOB_NOT_FOUND', `No job is registered on ${method.toUpperCase()} ${path}`)
   return job

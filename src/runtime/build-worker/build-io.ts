@@ -1,6 +1,7 @@
 import type { BuildIO, Question } from '../../builder/contract.ts'
 import type { AppContext } from '../../context.ts'
-import { askQuestion, getBuild, recordProgress } from '../../modules/builds/service.ts'
+import { askQuestion, earlierAnswer, getBuild, recordProgress } from '../../modules/builds/service.ts'
+import { scrubJobSecrets } from '../../modules/secrets/service.ts'
 
 export class BuildCancelled extends Error {
   override readonly name = 'BuildCancelled'
@@ -8,25 +9,46 @@ export class BuildCancelled extends Error {
 
 /**
  * The builder's voice: progress goes to the build record; questions are asked on the build and
- * answered over HTTP. A question asked again after a restart (same kind and text) takes the answer
- * already given, so a re-run build never asks twice.
+ * answered over HTTP. A question this build already had answered (asked again after a restart:
+ * same kind and text) takes that answer; so does one an earlier build of the job had answered
+ * (same kind, text and options), e.g. after a failed build, so nobody is asked twice. The job's
+ * secret values are masked in everything written.
  */
-export function buildIO(ctx: AppContext, buildId: string, signal: AbortSignal): BuildIO {
+export function buildIO(
+  ctx: AppContext,
+  buildId: string,
+  signal: AbortSignal,
+  secrets: Readonly<Record<string, string>> = {},
+): BuildIO {
+  const scrub = <T>(value: T): T => scrubJobSecrets(secrets, value)
   return {
     progress(stage, message, data) {
+      // A cancelled build (its job or sample was deleted) may still be winding down: it has no record.
+      if (signal.aborted) return
       const status = stage === 'verify' ? 'verifying' : 'exploring'
-      recordProgress(ctx, buildId, { stage, message, ...(data ? { data } : {}) }, status)
+      recordProgress(ctx, buildId, scrub({ stage, message, ...(data ? { data } : {}) }), status)
     },
-    async ask(question: Question) {
-      const given = getBuild(ctx, buildId).answers.find(
-        (a) => a.kind === question.kind && a.questionText === question.text,
-      )
+    async ask(raw: Question) {
+      if (signal.aborted) throw new BuildCancelled('the build was cancelled')
+      const question = scrub(raw)
+      const build = getBuild(ctx, buildId)
+      const given = build.answers.find((a) => a.kind === question.kind && a.questionText === question.text)
       if (given) {
         recordProgress(ctx, buildId, {
           stage: 'answer',
           message: `Using the earlier answer to "${question.text}"`,
         })
         return given.answer
+      }
+      const before = earlierAnswer(ctx, build.jobId, question)
+      if (before) {
+        const shown = Array.isArray(before.answer) ? before.answer.join(', ') : before.answer
+        recordProgress(ctx, buildId, {
+          stage: 'answer',
+          message: `Not asking again: "${question.text}" was answered in an earlier build of this job (${shown})`,
+          data: { kind: question.kind, answer: before.answer, fromBuild: before.buildId },
+        })
+        return before.answer
       }
       const asked = askQuestion(ctx, buildId, question).question!
       return new Promise<string | string[]>((resolve, reject) => {
@@ -40,7 +62,7 @@ export function buildIO(ctx: AppContext, buildId: string, signal: AbortSignal): 
         ctx.events.on('build.answered', onAnswer)
         signal.addEventListener('abort', () => {
           ctx.events.off('build.answered', onAnswer)
-          reject(new BuildCancelled('the server is stopping'))
+          reject(new BuildCancelled('the build was cancelled'))
         })
       })
     },

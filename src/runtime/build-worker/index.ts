@@ -3,6 +3,7 @@ import type { BuildIO, BuildRequest, BuildResult, DesktopPort } from '../../buil
 import type { AppContext } from '../../context.ts'
 import { samples } from '../../db/schema/index.ts'
 import { coalesced } from '../../lib/coalesce.ts'
+import { AppError } from '../../lib/errors.ts'
 import {
   completeBuild,
   draftAutomation,
@@ -14,6 +15,7 @@ import {
 } from '../../modules/builds/lifecycle.ts'
 import { askQuestion, type Build, getBuild, recordProgress } from '../../modules/builds/service.ts'
 import { getJob } from '../../modules/jobs/service.ts'
+import { jobSecretValues, scrubJobSecrets } from '../../modules/secrets/service.ts'
 import type { Automation } from '../../protocol/automation.ts'
 import type { AgentHub } from '../agent-hub/index.ts'
 import { BuildCancelled, buildIO } from './build-io.ts'
@@ -47,9 +49,12 @@ export class BuildWorker {
     requeueInterruptedBuilds(this.ctx)
     const pump = () => this.notify()
     const answered = (id: string) => this.#desktopChosen(id)
+    const changed = () => this.#cancelVanished()
     this.#on('build.queued', pump)
     this.#on('desktop.online', pump)
     this.#on('build.answered', answered)
+    this.#on('jobs.changed', changed)
+    this.#on('db.external-change', changed)
     this.notify()
   }
 
@@ -64,8 +69,24 @@ export class BuildWorker {
     this.#pass.request()
   }
 
-  #on(event: 'build.queued' | 'desktop.online' | 'build.answered', fn: (id: string) => void): void {
-    this.ctx.events.on(event, fn)
+  /** A build whose job or sample was deleted (here or by the CLI) stops and frees its desktop. */
+  #cancelVanished(): void {
+    for (const [buildId, abort] of this.#running) {
+      if (abort.signal.aborted) continue
+      try {
+        getBuild(this.ctx, buildId)
+      } catch {
+        this.ctx.log.info({ buildId }, 'build cancelled: its job or sample was deleted')
+        abort.abort()
+      }
+    }
+  }
+
+  #on(
+    event: 'build.queued' | 'desktop.online' | 'build.answered' | 'jobs.changed' | 'db.external-change',
+    fn: (id: string) => void,
+  ): void {
+    this.ctx.events.on(event as 'build.queued', fn)
     this.#listeners.push([event, fn as (...a: never[]) => void])
   }
 
@@ -142,8 +163,10 @@ export class BuildWorker {
         { stage: 'start', message: `Building on desktop ${desktop.name}` },
         'exploring',
       )
-      const job = getJob(this.ctx, build.jobId)!
-      const sample = this.ctx.db.select().from(samples).where(eq(samples.id, build.sampleId)).get()!
+      const job = getJob(this.ctx, build.jobId)
+      const sample = this.ctx.db.select().from(samples).where(eq(samples.id, build.sampleId)).get()
+      if (!job || !sample) return // deleted meanwhile (the build row went with them)
+      const secrets = jobSecretValues(this.ctx, job.id)
       const req: BuildRequest = {
         prompt: job.prompt,
         sample: { id: sample.id, input: sample.input, expect: sample.expect, scenarioName: sample.scenario },
@@ -154,27 +177,55 @@ export class BuildWorker {
           scenario: s.scenario ?? 'main',
         })),
         automation: draftAutomation(this.ctx, job.id) as Automation | null,
+        secretNames: Object.keys(secrets).sort(),
+        secrets,
+        route: { method: job.method, path: job.path },
       }
-      const port = hubDesktop(this.hub, desktop.id, desktop.name)
+      const port = withSecrets(hubDesktop(this.hub, desktop.id, desktop.name), secrets)
       let result: BuildResult
       try {
-        result = await this.build(port, buildIO(this.ctx, build.id, abort.signal), req)
+        result = await this.build(port, buildIO(this.ctx, build.id, abort.signal, secrets), req)
       } catch (err) {
         if (err instanceof BuildCancelled || abort.signal.aborted) return
         result = { ok: false, code: 'DESKTOP_ERROR', message: (err as Error).message }
       }
       if (abort.signal.aborted) return
+      result = scrubJobSecrets(secrets, result)
       if (result.ok) completeBuild(this.ctx, build.id, desktop.id, result)
       else failBuild(this.ctx, build.id, { code: result.code, message: result.message })
     } catch (err) {
+      if (abort.signal.aborted || isGone(err)) return
       this.ctx.log.error({ err, buildId: build.id }, 'build crashed')
-      if (!abort.signal.aborted)
+      try {
         failBuild(this.ctx, build.id, { code: 'INTERNAL', message: (err as Error).message })
+      } catch (again) {
+        if (!isGone(again))
+          this.ctx.log.error({ err: again, buildId: build.id }, 'could not record a build failure')
+      }
     } finally {
       this.#running.delete(build.id)
       this.#busyJobs.delete(build.jobId)
       this.hub.release(desktop.id, build.id)
       this.notify()
     }
+  }
+}
+
+/** The build's record went with its deleted job or sample. */
+const isGone = (err: unknown) => err instanceof AppError && err.code === 'BUILD_NOT_FOUND'
+
+/**
+ * Verification runs get the job's secrets in their input (`{{$secrets.NAME}}`) like live runs,
+ * and what they report comes back with the values masked.
+ */
+function withSecrets(port: DesktopPort, secrets: Readonly<Record<string, string>>): DesktopPort {
+  if (Object.keys(secrets).length === 0) return port
+  return {
+    ...port,
+    name: port.name,
+    async run(automation, input) {
+      const outcome = await port.run(automation, { ...input, $secrets: secrets })
+      return scrubJobSecrets(secrets, outcome)
+    },
   }
 }

@@ -13,8 +13,9 @@ import {
   queuedExecutions,
   recordStep,
 } from '../../modules/executions/service.ts'
-import { getJobCached as getJob, type Job } from '../../modules/jobs/service.ts'
+import { getJobCached as getJob, getJob as getJobFresh, type Job } from '../../modules/jobs/service.ts'
 import { recomputeStability } from '../../modules/jobs/stability.ts'
+import { jobSecretValues, scrubJobSecrets } from '../../modules/secrets/service.ts'
 import type { Automation } from '../../protocol/automation.ts'
 import type { RunOutcome } from '../../protocol/messages.ts'
 import { type AgentHub, AgentLostError } from '../agent-hub/index.ts'
@@ -55,12 +56,24 @@ export class Scheduler {
   ) {
     this.#recovery = new RunRecovery(ctx, hub, (row, outcome, fallback) =>
       this.#finish(row, () =>
-        outcome ? completionFromOutcome(row, outcome, listSteps(ctx, row.seq)) : fallback!,
+        outcome
+          ? completionFromOutcome(row, this.#scrub(row.jobId, outcome), listSteps(ctx, row.seq))
+          : fallback!,
       ),
     )
     const pump = () => this.notify()
+    const jobChanged = (jobId: string) => this.#dropIfDeleted(jobId)
+    const externalChange = () => {
+      for (const jobId of this.#queues.jobsByAge()) this.#dropIfDeleted(jobId)
+    }
     ctx.events.on('desktop.online', pump)
-    this.#unsubscribe = () => ctx.events.off('desktop.online', pump)
+    ctx.events.on('jobs.changed', jobChanged)
+    ctx.events.on('db.external-change', externalChange)
+    this.#unsubscribe = () => {
+      ctx.events.off('desktop.online', pump)
+      ctx.events.off('jobs.changed', jobChanged)
+      ctx.events.off('db.external-change', externalChange)
+    }
   }
 
   start(): void {
@@ -107,6 +120,8 @@ export class Scheduler {
   /** A new execution is durable: queue it and try to dispatch at once. */
   enqueued(row: Pick<ExecutionRow, 'seq' | 'id' | 'jobId'>): void {
     this.#queues.push(row.jobId, { seq: row.seq, id: row.id })
+    // Accepted just as its job was deleted: it must not wait for a desktop that will never take it.
+    if (!getJob(this.ctx, row.jobId)) this.#dropIfDeleted(row.jobId)
     this.notify()
   }
 
@@ -138,8 +153,7 @@ export class Scheduler {
         if (!idle.length) break
         const job = getJob(this.ctx, jobId)
         if (!job) {
-          for (const item of this.#queues.drop(jobId))
-            this.#failQueued(item.id, 'JOB_DELETED', 'The job was deleted')
+          this.#dropIfDeleted(jobId)
           continue
         }
         const i = idle.findIndex((d) => mayRun(job, d))
@@ -169,11 +183,15 @@ export class Scheduler {
       )
     let outcome: Promise<RunOutcome>
     try {
+      // The job's secrets ride in the run's input (`{{$secrets.NAME}}`) and nowhere else: never
+      // stored with the execution, and masked in everything the agent sends back.
+      const secrets = jobSecretValues(this.ctx, row.jobId)
+      const input = { ...row.input, $secrets: secrets }
       outcome = this.hub.run(
         desktopId,
-        { runId: row.id, lease, automation, input: row.input, timeoutMs: row.timeoutMs },
+        { runId: row.id, lease, automation, input, timeoutMs: row.timeoutMs },
         (event, step) => {
-          recordStep(this.ctx, row, event, step)
+          recordStep(this.ctx, row, event, scrubJobSecrets(secrets, step))
         },
       )
     } catch (err) {
@@ -203,12 +221,15 @@ export class Scheduler {
       }, row.timeoutMs + TIMEOUT_MARGIN_MS),
     )
     outcome.then(
-      (o) => this.#finish(row, () => completionFromOutcome(row, o, listSteps(this.ctx, row.seq))),
+      (o) =>
+        this.#finish(row, () =>
+          completionFromOutcome(row, this.#scrub(row.jobId, o), listSteps(this.ctx, row.seq)),
+        ),
       (err: Error) =>
         this.#finish(row, () =>
           completionFromFailure(row, 'failed', {
             code: err instanceof AgentLostError ? 'AGENT_LOST' : 'DISPATCH_FAILED',
-            message: err.message,
+            message: this.#scrub(row.jobId, err.message),
           }),
         ),
     )
@@ -252,9 +273,30 @@ export class Scheduler {
     )
   }
 
-  #failQueued(id: string, code: string, message: string): void {
-    const row = findExecution(this.ctx, id)
-    if (row) this.#finish(row, () => completionFromFailure(row, 'failed', { code, message }))
+  /** What the agent reports, with the job's secret values masked before anything stores or logs it. */
+  #scrub<T>(jobId: string, value: T): T {
+    try {
+      return scrubJobSecrets(jobSecretValues(this.ctx, jobId), value)
+    } catch (err) {
+      // The job (and its secrets) may be gone by the time its run reports.
+      this.ctx.log.warn({ err, jobId }, 'could not read the job secrets to mask a run report')
+      return value
+    }
+  }
+
+  /** A deleted job's queued runs end `cancelled`, each answering its waiting caller at once. */
+  #dropIfDeleted(jobId: string): void {
+    if (!this.#queues.has(jobId) || getJobFresh(this.ctx, jobId)) return
+    for (const item of this.#queues.drop(jobId)) {
+      const row = findExecution(this.ctx, item.id)
+      if (row)
+        this.#finish(row, () =>
+          completionFromFailure(row, 'cancelled', {
+            code: 'JOB_DELETED',
+            message: 'The job was deleted before this run started',
+          }),
+        )
+    }
   }
 
   #automation(jobId: string, version: number): Automation | undefined {

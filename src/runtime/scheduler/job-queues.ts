@@ -35,6 +35,10 @@ export class JobQueues {
     else this.#byJob.set(jobId, [item])
   }
 
+  has(jobId: string): boolean {
+    return this.#byJob.has(jobId)
+  }
+
   drop(jobId: string): QueuedItem[] {
     const q = this.#byJob.get(jobId) ?? []
     this.#byJob.delete(jobId)

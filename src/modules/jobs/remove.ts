@@ -1,0 +1,106 @@
+import { and, count, eq, inArray } from 'drizzle-orm'
+import type { AppContext } from '../../context.ts'
+import { type BuildStatus, builds, executions, jobs, jobVersions, samples } from '../../db/schema/index.ts'
+import { AppError } from '../../lib/errors.ts'
+import { routerFor } from './routes-cache.ts'
+import { getJob, type Job, requireJob } from './service.ts'
+import { recomputeStability } from './stability.ts'
+
+/** A build in these states has a desktop working on its sample (or is asking about it). */
+const BUILD_ACTIVE: BuildStatus[] = ['exploring', 'verifying', 'waiting_for_answer']
+
+export interface SampleRemoved {
+  jobId: string
+  sampleId: string
+  stabilityScore: number
+}
+
+export interface JobDeleted {
+  id: string
+  method: string
+  path: string
+  samples: number
+  versions: number
+  builds: number
+  /** Queued runs: they end `cancelled` with JOB_DELETED (the server does it as soon as it sees the change). */
+  queuedRuns: number
+}
+
+function jobById(ctx: AppContext, jobId: string): Job {
+  const job = getJob(ctx, jobId)
+  if (!job) throw new AppError('JOB_NOT_FOUND', `No job with id ${jobId}`)
+  return job
+}
+
+/**
+ * Takes a sample off a job (with its builds), e.g. one whose build failed for a reason since
+ * fixed, so it no longer drags the stability score down; the score is recomputed at once.
+ * Refused while a build of that sample is under way.
+ */
+export function removeSample(ctx: AppContext, jobId: string, sampleId: string): SampleRemoved {
+  const job = jobById(ctx, jobId)
+  ctx.db.transaction(
+    (tx) => {
+      const sample = tx
+        .select({ id: samples.id })
+        .from(samples)
+        .where(and(eq(samples.id, sampleId), eq(samples.jobId, job.id)))
+        .get()
+      if (!sample)
+        throw new AppError('SAMPLE_NOT_FOUND', `${job.method} ${job.path} has no sample with id ${sampleId}`)
+      const running = tx
+        .select({ id: builds.id, status: builds.status })
+        .from(builds)
+        .where(and(eq(builds.sampleId, sampleId), inArray(builds.status, BUILD_ACTIVE)))
+        .get()
+      if (running)
+        throw new AppError(
+          'BUILD_RUNNING',
+          `Build ${running.id} of this sample is ${running.status.replaceAll('_', ' ')}; remove the sample once it has ended`,
+          { buildId: running.id },
+        )
+      tx.delete(samples).where(eq(samples.id, sampleId)).run()
+    },
+    { behavior: 'immediate' },
+  )
+  const stabilityScore = recomputeStability(ctx, job.id)
+  ctx.events.emit('jobs.changed', job.id)
+  return { jobId: job.id, sampleId, stabilityScore }
+}
+
+export function removeSampleByRoute(ctx: AppContext, method: string, path: string, sampleId: string) {
+  return removeSample(ctx, requireJob(ctx, method, path).id, sampleId)
+}
+
+/**
+ * Deletes a job with its samples, versions, builds, secrets and answers; its route is gone at once
+ * (here in place, in a running server at its next look at the database). Past executions stay as
+ * records; queued ones are cancelled by the scheduler.
+ */
+export function deleteJob(ctx: AppContext, jobId: string): JobDeleted {
+  const job = jobById(ctx, jobId)
+  const deleted = ctx.db.transaction(
+    (tx) => {
+      const n = (table: typeof samples | typeof jobVersions | typeof builds) =>
+        tx.select({ n: count() }).from(table).where(eq(table.jobId, job.id)).get()?.n ?? 0
+      const tally = { samples: n(samples), versions: n(jobVersions), builds: n(builds) }
+      const queuedRuns =
+        tx
+          .select({ n: count() })
+          .from(executions)
+          .where(and(eq(executions.jobId, job.id), eq(executions.status, 'queued')))
+          .get()?.n ?? 0
+      tx.delete(jobs).where(eq(jobs.id, job.id)).run()
+      return { id: job.id, method: job.method, path: job.path, ...tally, queuedRuns }
+    },
+    { behavior: 'immediate' },
+  )
+  const router = routerFor(ctx)
+  if (router.find(job.method, job.path)?.jobId === job.id) router.remove(job.method, job.path)
+  ctx.events.emit('jobs.changed', job.id)
+  return deleted
+}
+
+export function deleteJobByRoute(ctx: AppContext, method: string, path: string): JobDeleted {
+  return deleteJob(ctx, requireJob(ctx, method, path).id)
+}
