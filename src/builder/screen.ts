@@ -77,6 +77,8 @@ export function readControls(root: UiElement): ScreenControl[] {
   const groups = new Map<UiElement, UiElement[]>()
   const inside = new Set<UiElement>()
   const usable = (e: UiElement) => !e.states.includes('disabled') && !e.states.includes('readonly')
+  // Whether the driver reports HTML input types at all (older recordings and other drivers do not).
+  const typedFacts = index.all.some((e) => e.inputType !== undefined)
   for (const element of index.all) {
     if (inside.has(element) || !usable(element)) continue
     const base = { element, radios: [], required: element.states.includes('required') }
@@ -114,6 +116,15 @@ export function readControls(root: UiElement): ScreenControl[] {
       })
     } else if (element.role === 'combobox' || element.role === 'listbox') {
       const options = element.children.filter((c) => c.role === 'option').map((c) => c.name)
+      // A native drop-down with no options at all (fossil's empty "Subsystem") takes nothing; a
+      // combobox the driver knows as a text input (inputType) is an ARIA typeahead box.
+      if (
+        options.length === 0 &&
+        element.role === 'combobox' &&
+        element.inputType === undefined &&
+        typedFacts
+      )
+        continue
       const named = namesOf(index, element)
       const search = named.names.some((n) => /\b(search|find|filter)\b/i.test(n))
       // An ARIA combobox lists its options only while typing: it is chosen by typing, unless it

@@ -12,6 +12,7 @@ import { type Reply, scriptedIO, type Transcript } from '../scripted-io.ts'
 export type Recorded =
   | 'fossil-tktnew'
   | 'fossil-wikinew'
+  | 'fossil-tktedit'
   | 'profile-form'
   /** profile-form as the browser driver reported it before it said `inputType` (kept, not re-recorded). */
   | 'profile-form-unmarked-date'

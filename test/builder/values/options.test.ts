@@ -108,3 +108,59 @@ describe('options on fossil’s new-ticket form', () => {
     expect(stepFor(mapped, 'country')).toMatchObject({ kind: 'select', valueMap: { uk: 'United Kingdom' } })
   })
 })
+
+describe('options on fossil’s ticket editor', () => {
+  const RESOLUTIONS = [
+    'Open',
+    'Fixed',
+    'Rejected',
+    'Workaround',
+    'Unable_To_Reproduce',
+    'Works_As_Designed',
+    'External_Bug',
+    'Not_A_Bug',
+    'Duplicate',
+    'Overcome_By_Events',
+    'Drive_By_Patch',
+    'Misconfiguration',
+  ]
+
+  test('“not a bug” is Not_A_Bug and “closed” is Closed, with no question', async () => {
+    const mapped = await mapOn('fossil-tktedit', { status: 'closed', resolution: 'not a bug' })
+    expect(mapped.transcript.questions).toEqual([])
+    expect(stepFor(mapped, 'status')).not.toHaveProperty('valueMap')
+    expect(stepFor(mapped, 'resolution')).toMatchObject({ valueMap: { 'not a bug': 'Not_A_Bug' } })
+  })
+
+  test('“bug” could be External_Bug or Not_A_Bug: both offered, never the first taken', async () => {
+    const mapped = await mapOn('fossil-tktedit', { resolution: 'bug' }, [
+      { kind: 'map_option', answer: optionLabelled('External_Bug') },
+    ])
+    const asked = mapped.transcript.questions[0]!.question
+    expect(asked.options.map((o) => o.label)).toEqual(['External_Bug', 'Not_A_Bug', 'None of these'])
+    expect(mapped.transcript.lines).toContain(
+      '[map] Which option of “Resolution” means “bug”? (it could be “External_Bug”, “Not_A_Bug”); asking',
+    )
+    expect(stepFor(mapped, 'resolution')).toMatchObject({ valueMap: { bug: 'External_Bug' } })
+  })
+
+  test('“wontfix” is no word fossil uses: every resolution is offered', async () => {
+    const mapped = await mapOn('fossil-tktedit', { resolution: 'wontfix' }, [
+      { kind: 'map_option', answer: optionLabelled('Rejected') },
+    ])
+    expect(mapped.transcript.questions[0]!.question.options.map((o) => o.label)).toEqual([
+      ...RESOLUTIONS,
+      'None of these',
+    ])
+    expect(stepFor(mapped, 'resolution')).toMatchObject({ valueMap: { wontfix: 'Rejected' } })
+  })
+
+  test('an empty native list (fossil’s Subsystem) takes nothing and is not offered', async () => {
+    const mapped = await mapOn('fossil-tktedit', { status: 'Open', subsystem: 'ui' }, [
+      { kind: 'map_field', answer: optionLabelled('Nowhere: leave it out') },
+    ])
+    const asked = mapped.transcript.questions[0]!.question
+    expect(asked.options.map((o) => o.label)).not.toContain('Subsystem')
+    expect(mapped.steps.map((s) => s.leaf?.path)).toEqual(['status'])
+  })
+})

@@ -16,6 +16,26 @@ const repo = join(dir, 'repo.fossil')
 const env = { ...process.env, USER: 'capture' }
 const init = Bun.spawnSync(['fossil', 'init', '--admin-user', 'admin', repo], { env })
 if (init.exitCode !== 0) throw new Error(`fossil init failed: ${init.stderr.toString()}`)
+const added = Bun.spawnSync(
+  [
+    'fossil',
+    'ticket',
+    'add',
+    'title',
+    'Crash on save',
+    'type',
+    'Code_Defect',
+    'status',
+    'Open',
+    '-R',
+    repo,
+    '--user',
+    'admin',
+  ],
+  { env },
+)
+const ticket = /succeeded for ([0-9a-f]{40})/.exec(added.stdout.toString())?.[1]
+if (!ticket) throw new Error(`fossil ticket add failed: ${added.stderr.toString()}`)
 const fossilPort = 20_000 + Math.floor(Math.random() * 20_000)
 const fossil = Bun.spawn(
   ['fossil', 'server', '--port', String(fossilPort), '--localhost', '--localauth', repo],
@@ -45,7 +65,7 @@ async function waitForFossil(deadline: number): Promise<void> {
   }
 }
 
-async function save(name: string, url: string, origin: string): Promise<void> {
+async function save(name: string, url: string, origin: string, volatile?: [string, string]): Promise<void> {
   const window = await driver.launch({ url })
   const snapshot = await driver.snapshot(window.id)
   const stable: Snapshot = {
@@ -58,7 +78,9 @@ async function save(name: string, url: string, origin: string): Promise<void> {
     },
     capturedAt: '2025-01-01T00:00:00.000Z',
   }
-  const text = JSON.stringify(stable, null, 2).replaceAll(origin, 'http://app')
+  let text = JSON.stringify(stable, null, 2).replaceAll(origin, 'http://app')
+  if (volatile)
+    text = text.replaceAll(volatile[0], volatile[1]).replaceAll(volatile[0].slice(0, 10), volatile[1])
   await Bun.write(join(import.meta.dir, `${name}.json`), `${text}\n`)
 }
 
@@ -68,6 +90,7 @@ try {
   const fossilOrigin = `http://127.0.0.1:${fossilPort}`
   await save('fossil-tktnew', `${fossilOrigin}/tktnew`, fossilOrigin)
   await save('fossil-wikinew', `${fossilOrigin}/wikinew`, fossilOrigin)
+  await save('fossil-tktedit', `${fossilOrigin}/tktedit/${ticket}`, fossilOrigin, [ticket, 'TICKET'])
   const origin = `http://127.0.0.1:${patterns.port}`
   for (const name of Object.keys(PAGES)) await save(name, `${origin}/${name}`, origin)
 } finally {
