@@ -151,6 +151,15 @@ describe('the browser dies with the agent', () => {
     expect(await eventually(() => sessionMembers(pid).length === 0, 5_000)).toBe(true)
   })
 
+  test('SIGTERM and SIGHUP stop the agent and its browser', async () => {
+    for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+      const { agent } = await online()
+      const pid = browserPid(agent.stateDir)
+      expect(await agent.kill(signal)).toBe(0)
+      expect(sessionMembers(pid)).toEqual([])
+    }
+  })
+
   test('a browser left running by a crashed agent is ended when an agent starts on the same state dir', async () => {
     const state = tempDir('deskhook-agent-')
     dirs.push(state)

@@ -286,6 +286,33 @@ describe('launching afresh', () => {
   })
 })
 
+describe('a browser that died', () => {
+  test('is started again by the next launch', async () => {
+    const own = new BrowserDriver()
+    try {
+      await own.start()
+      await own.launch({ url: `${base}/results` })
+      const pid = (own as unknown as { browser: { pid: number } }).browser.pid
+      process.kill(-pid, 'SIGKILL')
+      // Until then the driver says plainly that the browser is gone.
+      const lost = async () => {
+        const error = await own.listWindows().then(
+          () => undefined,
+          (e: DriverError) => e,
+        )
+        return error?.code === 'DISCONNECTED'
+      }
+      const deadline = performance.now() + 5_000
+      while (!(await lost()) && performance.now() < deadline) await Bun.sleep(50)
+      expect(await lost()).toBe(true)
+      const window = await own.launch({ url: `${base}/results` })
+      expect(window.title).toBe('Results')
+    } finally {
+      await own.stop()
+    }
+  })
+})
+
 describe('attached to someone else’s browser (--devtools-url)', () => {
   test('the lock and launch-fresh apply to the tabs the agent opened; the user’s own tabs are left alone', async () => {
     const browser = await launchBrowser()

@@ -176,6 +176,12 @@ export class BrowserDriver implements Driver {
   }
 
   async launch(app: AppSpec): Promise<WindowInfo> {
+    // A browser that died (crashed, killed by someone) is started again by the next launch:
+    // the agent outlives its browser instead of failing every run from then on.
+    if (this.connection?.isClosed) {
+      await this.stop()
+      await this.start()
+    }
     if (!app.url) {
       const title = app.titleContains?.toLowerCase()
       const found = title
