@@ -1,6 +1,8 @@
 // The browser driver on pages shaped like real apps: native date inputs, typeahead comboboxes,
 // options named loosely, links and images to other sites (the origin lock), launching afresh.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { lookup } from 'node:dns/promises'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import type { CdpConnection } from '../../src/agent/drivers/browser/cdp-connection.ts'
 import { BrowserDriver } from '../../src/agent/drivers/browser/index.ts'
@@ -283,6 +285,35 @@ describe('launching afresh', () => {
     }
     // The driver is still usable afterwards.
     expect((await driver.launch({ url: `${base}/results` })).title).toBe('Results')
+  })
+})
+
+describe('name resolution', () => {
+  // This machine's own name resolves (to loopback) through the OS; the browser must not use it
+  // unless an app launched on it needs it.
+  const host = hostname()
+  const resolvable = lookup(host)
+    .then(() => true)
+    .catch(() => false)
+
+  test('the browser resolves no names but loopback and the hosts of the apps it launched', async () => {
+    if (!(await resolvable) || host === 'localhost') return
+    outsideLog.length = 0
+    const own = new BrowserDriver()
+    try {
+      await own.start()
+      const [blank] = await own.listWindows()
+      const byName = `http://${host}:${outside.port}/by-name`
+      const error = await driverError(own.navigate(blank!.id, byName))
+      expect(error.message).toContain('ERR_NAME_NOT_RESOLVED')
+      expect(outsideLog).toEqual([])
+      // Launching an app on that host lets the browser resolve it (it restarts with the new rules).
+      const window = await own.launch({ url: byName })
+      expect(window.title).toBe('Partner')
+      expect(outsideLog).toContain('/by-name')
+    } finally {
+      await own.stop()
+    }
   })
 })
 
