@@ -12,6 +12,7 @@ import { actionElements, readControls } from './screen.ts'
 import { designSelector } from './selector-design.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
 import { replaySignIn, signIn } from './sign-in.ts'
+import { actionOf } from './words.ts'
 
 /** A screen this good takes the sample as it is. */
 const GOOD = 0.75
@@ -38,6 +39,10 @@ export interface Explored {
   navigation: Step[]
   snapshot: Snapshot
   fitness: number
+  /** Every screen seen on the way (their links may show records' addresses). */
+  seen: Snapshot[]
+  /** The sign-in steps every visit starts with (empty when the app asks for none). */
+  prelude: Step[]
 }
 
 /** No screen takes the sample; the screens seen on the way may still show addresses of records. */
@@ -50,6 +55,16 @@ export class NoFormFound extends BuildFailure {
   ) {
     super('NO_FORM_FOUND', message)
   }
+}
+
+const FIND = actionOf('find')
+
+/** A box for searching: typed as search, or named/hinted "Search…", "Find…", "Filter…". */
+export function isSearchBox(element: UiElement): boolean {
+  if (element.inputType === 'search') return true
+  return /^(search|find|filter|look ?up)\b/i.test(
+    `${element.placeholder ?? ''}`.trim() || element.name.trim(),
+  )
 }
 
 const actionKey = (e: UiElement) => `${e.role}\u0000${e.name}`
@@ -68,7 +83,14 @@ export async function explore(
   const prelude = signedIn?.steps ?? []
   const home = signedIn?.screen ?? first
   const seen: Snapshot[] = [home]
-  const fitness = (s: Snapshot) => screenFitness(leaves, readControls(s.root))
+  // A search box never takes the values of a record being created or changed: for such a task it
+  // does not make a screen fit (the home page's search would otherwise pass for the form).
+  const searching = reading.verb === FIND
+  const fitness = (s: Snapshot) =>
+    screenFitness(
+      leaves,
+      readControls(s.root).filter((c) => searching || !isSearchBox(c.element)),
+    )
   let best = { path: [] as Move[], snapshot: home, fitness: fitness(home) }
   session.progress(
     'explore',
@@ -77,7 +99,8 @@ export async function explore(
       fitness: round(best.fitness),
     },
   )
-  if (best.fitness >= GOOD) return { navigation: prelude, snapshot: home, fitness: best.fitness }
+  if (best.fitness >= GOOD)
+    return { navigation: prelude, snapshot: home, fitness: best.fitness, seen, prelude }
 
   const queue: Candidate[] = []
   let order = 0
@@ -157,7 +180,7 @@ export async function explore(
       }),
     ),
   ]
-  return { navigation, snapshot, fitness: best.fitness }
+  return { navigation, snapshot, fitness: best.fitness, seen, prelude }
 }
 
 /** Resets the app (launch), signs in if asked, and replays the moves, waiting for each screen to settle. */

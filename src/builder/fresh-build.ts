@@ -18,7 +18,7 @@ import { fillPages } from './pages.ts'
 import { readPrompt, spoken } from './prompt.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
 import { chooseSubmit } from './submit.ts'
-import { findUrlRoute, type UrlRoute } from './url-route.ts'
+import { findUrlRoute, shapeOf, type UrlRoute, urlPatterns } from './url-route.ts'
 import { verify } from './verify.ts'
 
 export async function freshBuild(session: BuildSession): Promise<BuildResult> {
@@ -57,6 +57,16 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
     if (!(error instanceof NoFormFound)) throw error
     route = await findUrlRoute(session, app, error.seen, leaves, error.prelude)
     if (!route) throw error
+  }
+  // A lookup whose record the app links to by the very value given (/notes/1001) opens it by
+  // address rather than guessing which box of a not-quite-fitting screen the id goes into.
+  if (explored && explored.fitness < 1 && lookingUp(reading)) {
+    const ids = leaves.filter((l) => idShaped(l.value))
+    if (ids.length > 0 && urlPatterns(explored.seen, ids, app.url ?? '').some((p) => p.direct))
+      route = await findUrlRoute(session, app, explored.seen, ids, explored.prelude, true)
+    if (route) explored = undefined
+    // The tries left the app elsewhere: get back to the explored screen the way a run would.
+    else if (ids.length > 0) explored = await explore(session, app, leaves, reading)
   }
 
   let fields: FieldStep[] = []
@@ -219,4 +229,14 @@ function textValues(leaves: InputLeaf[]): { path: string; value: string }[] {
       ? [{ path: l.path, value: String(l.value) }]
       : [],
   )
+}
+
+/** A task that reads a record rather than creating or changing one. */
+function lookingUp(reading: ReturnType<typeof readPrompt>): boolean {
+  return reading.verb === undefined || !['creat', 'edit', 'delet', 'save'].includes(reading.verb)
+}
+
+function idShaped(value: unknown): boolean {
+  const shape = typeof value === 'string' || typeof value === 'number' ? shapeOf(String(value)) : undefined
+  return shape === 'digits' || shape === 'hex' || shape === 'code'
 }

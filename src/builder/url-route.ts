@@ -109,14 +109,15 @@ export async function findUrlRoute(
   screens: Snapshot[],
   leaves: InputLeaf[],
   prelude: Step[] = [],
+  onlyDirect = false,
 ): Promise<UrlRoute | undefined> {
   const appUrl = app.url
   if (!appUrl) return undefined
-  const patterns = urlPatterns(screens, leaves, appUrl)
+  const patterns = urlPatterns(screens, leaves, appUrl).filter((p) => p.direct || !onlyDirect)
   if (patterns.length === 0) return undefined
   session.progress(
     'explore',
-    `No screen has fields for the sample, but the app’s links show addresses that hold ids: ${patterns
+    `${onlyDirect ? 'The app links to the sample’s record itself' : 'No screen has fields for the sample, but the app’s links show addresses that hold ids'}: ${patterns
       .slice(0, MAX_TRIES)
       .map((p) => `“${p.template}”`)
       .join(', ')}`,
