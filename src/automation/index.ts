@@ -1,7 +1,9 @@
 // The automation runner and its pure helpers, shared by the agent (live runs) and the builder
 // (verification runs and selector design).
 export { type ConditionResult, evaluateCondition, openDialogs } from './conditions.ts'
+export { parseIsoDate } from './date-filters.ts'
 export { formatPath, indexTree, pathTo } from './element-tree.ts'
+export { RowsError, readRows } from './read-rows.ts'
 export type { RunHooks, RunOptions, RunResult, StepResult, StepStarted } from './run-types.ts'
 export { runAutomation } from './runner.ts'
 export {
@@ -20,3 +22,4 @@ export {
   type TemplateScope,
   templatePaths,
 } from './templates.ts'
+export { foldText, foldWord, mapWord } from './text-match.ts'
