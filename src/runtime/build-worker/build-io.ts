@@ -1,4 +1,4 @@
-import type { BuildIO, Question } from '../../builder/contract.ts'
+import type { BuildIO, DesktopPort, Question } from '../../builder/contract.ts'
 import type { AppContext } from '../../context.ts'
 import { askQuestion, earlierAnswer, getBuild, recordProgress } from '../../modules/builds/service.ts'
 import { scrubJobSecrets } from '../../modules/secrets/service.ts'
@@ -65,6 +65,22 @@ export function buildIO(
           reject(new BuildCancelled('the build was cancelled'))
         })
       })
+    },
+  }
+}
+
+/**
+ * Verification runs get the job's secrets in their input (`{{$secrets.NAME}}`) like live runs,
+ * and what they report comes back with the values masked.
+ */
+export function withJobSecrets(port: DesktopPort, secrets: Readonly<Record<string, string>>): DesktopPort {
+  if (Object.keys(secrets).length === 0) return port
+  return {
+    ...port,
+    name: port.name,
+    async run(automation, input) {
+      const outcome = await port.run(automation, { ...input, $secrets: secrets })
+      return scrubJobSecrets(secrets, outcome)
     },
   }
 }

@@ -18,7 +18,7 @@ import { getJob } from '../../modules/jobs/service.ts'
 import { jobSecretValues, scrubJobSecrets } from '../../modules/secrets/service.ts'
 import type { Automation } from '../../protocol/automation.ts'
 import type { AgentHub } from '../agent-hub/index.ts'
-import { BuildCancelled, buildIO } from './build-io.ts'
+import { BuildCancelled, buildIO, withJobSecrets } from './build-io.ts'
 import { hubDesktop } from './hub-desktop.ts'
 
 export type BuildFn = (port: DesktopPort, io: BuildIO, req: BuildRequest) => Promise<BuildResult>
@@ -181,7 +181,7 @@ export class BuildWorker {
         secrets,
         route: { method: job.method, path: job.path },
       }
-      const port = withSecrets(hubDesktop(this.hub, desktop.id, desktop.name), secrets)
+      const port = withJobSecrets(hubDesktop(this.hub, desktop.id, desktop.name), secrets)
       let result: BuildResult
       try {
         result = await this.build(port, buildIO(this.ctx, build.id, abort.signal, secrets), req)
@@ -213,19 +213,3 @@ export class BuildWorker {
 
 /** The build's record went with its deleted job or sample. */
 const isGone = (err: unknown) => err instanceof AppError && err.code === 'BUILD_NOT_FOUND'
-
-/**
- * Verification runs get the job's secrets in their input (`{{$secrets.NAME}}`) like live runs,
- * and what they report comes back with the values masked.
- */
-function withSecrets(port: DesktopPort, secrets: Readonly<Record<string, string>>): DesktopPort {
-  if (Object.keys(secrets).length === 0) return port
-  return {
-    ...port,
-    name: port.name,
-    async run(automation, input) {
-      const outcome = await port.run(automation, { ...input, $secrets: secrets })
-      return scrubJobSecrets(secrets, outcome)
-    },
-  }
-}
