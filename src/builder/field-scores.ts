@@ -6,7 +6,7 @@
 import type { InputLeaf } from './input-leaves.ts'
 import { isPromptOption, matchOption } from './option-match.ts'
 import type { ScreenControl } from './screen.ts'
-import { booleanValueMap, type ValueShape, valueShape } from './value-adapters.ts'
+import { booleanValueMap, isIsoDate, type ValueShape, valueShape, writtenIn } from './value-adapters.ts'
 import { splitWords, textSimilarity } from './words.ts'
 
 /** At or above: a match the builder takes without asking. */
@@ -70,7 +70,9 @@ export function controlShape(control: ScreenControl): ValueShape | undefined {
 /** 0…1: how well the value's type suits the control. */
 export function typeFit(value: unknown, control: ScreenControl): number {
   const shape = valueShape(value)
-  if (control.kind === 'date' || control.kind === 'date-parts') return shape === 'date' ? 1 : 0
+  // Native inputs and parts take the ISO date (the runner splits only that); a picker box also
+  // takes a date already written in its own layout.
+  if (control.kind === 'date' || control.kind === 'date-parts') return isIsoDate(value) ? 1 : 0
   if (shape === 'boolean' && typeof value === 'boolean') {
     if (control.kind === 'checkbox') return 1
     return control.kind === 'radio-group' && booleanValueMap(control.options) ? 1 : 0
@@ -88,7 +90,7 @@ export function typeFit(value: unknown, control: ScreenControl): number {
       if (shape === 'boolean' && booleanValueMap(control.options)) return 1
       return valueFits(value, control) ? 1 : valueMeansOption(value, control) ? 0.9 : 0.8
     case 'text': {
-      if (control.datePattern) return shape === 'date' ? 1 : 0.2
+      if (control.datePattern) return isIsoDate(value) || writtenIn(value, control.datePattern) ? 1 : 0.2
       if (control.shape === 'email' && shape !== 'email') return 0.6
       return control.element.role === 'spinbutton' && shape !== 'number' ? 0.3 : 1
     }
@@ -142,7 +144,7 @@ export function scorePairs(
     const sameShape = shape ? controls.filter((c) => controlShape(c) === shape) : []
     return controls.map((control) => {
       const score = fieldScore(leaf, control)
-      const unique = sameShape.length === 1 && sameShape[0] === control
+      const unique = sameShape.length === 1 && sameShape[0] === control && typeFit(leaf.value, control) > 0
       // With a control made for the value's shape on screen, a plain box is the less likely place.
       const elsewhere = sameShape.length > 0 && !sameShape.includes(control)
       return {

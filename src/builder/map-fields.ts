@@ -11,7 +11,15 @@ import { matchOption, runnerFinds } from './option-match.ts'
 import { readControls, type ScreenControl } from './screen.ts'
 import { designSelector } from './selector-design.ts'
 import type { BuildSession } from './session.ts'
-import { booleanOf, booleanValueMap, isIsoDate, nativeDateTemplate, partText } from './value-adapters.ts'
+import {
+  booleanOf,
+  booleanValueMap,
+  isIsoDate,
+  nativeDateTemplate,
+  partText,
+  valueShape,
+  writtenIn,
+} from './value-adapters.ts'
 
 export interface FieldStep {
   step: Step
@@ -60,7 +68,8 @@ export async function mapFields(
       `Request headers that match no field clearly are not used: ${ignored.map((l) => `“${l.key}”`).join(', ')}`,
       { inputs: ignored.map((l) => l.path) },
     )
-  for (const item of unsure) await askWhere(session, item, mapping)
+  const dateControls = controls.filter((c) => c.kind === 'date' || c.kind === 'date-parts')
+  for (const item of unsure) await askWhere(session, item, mapping, dateControls)
 
   const fed = new Set([...mapping.values()].flatMap((m) => (m.leaf ? [m.leaf] : [])))
   // When extending, a required field nothing feeds was settled by the first build (or is the point
@@ -85,8 +94,16 @@ async function askWhere(
   session: BuildSession,
   { leaf, candidates }: Unsure,
   mapping: Map<ScreenControl, Use>,
+  dateControls: ScreenControl[] = [],
 ): Promise<void> {
   const free = candidates.filter((c) => !mapping.has(c.control)).slice(0, 10)
+  if (valueShape(leaf.value) === 'date' && !isIsoDate(leaf.value) && dateControls.length)
+    session.progress(
+      'map',
+      `“${leaf.path}” (“${shownValue(leaf.value)}”) is a date not written as YYYY-MM-DD; ` +
+        `${dateControls.map((c) => `“${c.label}”`).join(', ')} ${dateControls.length > 1 ? 'take ISO dates only, so they are' : 'takes ISO dates only, so it is'} not offered. Send it as YYYY-MM-DD`,
+      { input: leaf.path },
+    )
   if (free.length === 0) {
     session.progress('map', `Nothing on this screen can take “${leaf.path}”; it is not used`, {
       input: leaf.path,
@@ -196,6 +213,16 @@ async function fieldSteps(
         const template = `{{${leaf.path} | date:${pattern}}}`
         return one({ kind: 'fill', name: `Fill “${label}”`, ...optional, target: target(), value: template })
       }
+      if (leaf && control.datePattern && writtenIn(leaf.value, control.datePattern))
+        session.progress(
+          'map',
+          `“${leaf.path}” is already written as “${label}” shows dates (${control.datePattern}): it is typed as is`,
+          {
+            input: leaf.path,
+            field: label,
+            format: control.datePattern,
+          },
+        )
       return one({ kind: 'fill', name: `Fill “${label}”`, ...optional, target: target(), value })
     }
     case 'date': {

@@ -7,6 +7,8 @@ import { fold, isPromptOption } from './option-match.ts'
 export type ValueShape = 'boolean' | 'date' | 'email' | 'number' | 'list' | 'text'
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/
+/** A date as people type it: 24/12/2024, 24.12.2024, 12-24-2024, 2024/12/24 (only ISO can be split into parts). */
+const LOCAL_DATE = /^(\d{1,2}[/.-]\d{1,2}[/.-]\d{4}|\d{4}\/\d{1,2}\/\d{1,2})$/
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 const NUMBER = /^-?\d+(?:[.,]\d+)?$/
 const TRUE_WORDS = ['true', 'yes', 'on', 'y', 'oui', 'ja', 'si', 'sí']
@@ -38,7 +40,7 @@ export function valueShape(value: unknown): ValueShape {
   if (typeof value === 'number') return 'number'
   const text = String(value).trim()
   const word = text.length > 1
-  if (isIsoDate(text)) return 'date'
+  if (isIsoDate(text) || LOCAL_DATE.test(text)) return 'date'
   if (EMAIL.test(text)) return 'email'
   if (NUMBER.test(text)) return 'number'
   if (booleanOf(text) !== undefined && word) return 'boolean'
@@ -67,6 +69,17 @@ export function datePattern(text: string | undefined): string | undefined {
   const kinds = new Set(mapped.map((t) => t![0]))
   if (kinds.size !== 3) return undefined
   return mapped.join(match[2])
+}
+
+/** Whether a text is written in this pattern's layout ("24/12/2024" in DD/MM/YYYY): it can be typed as is. */
+export function writtenIn(value: unknown, pattern: string): boolean {
+  if (typeof value !== 'string') return false
+  const layout = pattern
+    .replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+    .replace(/YYYY|YY|MMMM|MMM|MM|M|DD|D/g, (t) =>
+      t === 'MMMM' || t === 'MMM' ? '\\p{L}+\\.?' : t.length === 1 ? '\\d{1,2}' : `\\d{${t.length}}`,
+    )
+  return new RegExp(`^${layout}$`, 'u').test(value.trim())
 }
 
 export type DatePart = 'day' | 'month' | 'year'

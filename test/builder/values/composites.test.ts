@@ -7,6 +7,7 @@ import { renderTemplate } from '../../../src/automation/templates.ts'
 import { readControls } from '../../../src/builder/screen.ts'
 import type { Step } from '../../../src/protocol/automation.ts'
 import type { UiElement } from '../../../src/protocol/elements.ts'
+import { optionLabelled } from '../scripted-io.ts'
 import { mapOn, recorded, stepFor } from './helpers.ts'
 
 /** What a step writes for this input, rendered by the runner's own templates and filters. */
@@ -174,5 +175,29 @@ describe('drop-downs by label, tolerant of case and accents', () => {
       ...country.options.filter((o) => o !== 'Choose…'),
       'None of these',
     ])
+  })
+})
+
+describe('dates not written as ISO', () => {
+  test('a date already in the picker’s layout is typed as is', async () => {
+    const mapped = await mapOn('picker-and-search', { deliveryDate: '24/12/2024' })
+    expect(stepFor(mapped, 'deliveryDate')).toMatchObject({
+      name: 'Fill “Delivery date”',
+      value: '{{deliveryDate}}',
+    })
+    expect(mapped.transcript.lines).toContain(
+      '[map] “deliveryDate” is already written as “Delivery date” shows dates (DD/MM/YYYY): it is typed as is',
+    )
+  })
+
+  test('a native date input is not offered a non-ISO date, and the progress says how to send it', async () => {
+    const mapped = await mapOn('profile-form', { fullname: 'Ann', born: '01/04/1990' }, [
+      { kind: 'map_field', answer: optionLabelled('Nowhere: leave it out') },
+    ])
+    const asked = mapped.transcript.questions[0]!.question
+    expect(asked.options.map((o) => o.label)).not.toContain('Date of birth')
+    expect(mapped.transcript.lines).toContain(
+      '[map] “born” (“01/04/1990”) is a date not written as YYYY-MM-DD; “Date of birth” takes ISO dates only, so it is not offered. Send it as YYYY-MM-DD',
+    )
   })
 })
