@@ -74,12 +74,14 @@ export function buildIO(
  * and what they report comes back with the values masked.
  */
 export function withJobSecrets(port: DesktopPort, secrets: Readonly<Record<string, string>>): DesktopPort {
-  if (Object.keys(secrets).length === 0) return port
+  const some = Object.keys(secrets).length > 0
   return {
     ...port,
     name: port.name,
     async run(automation, input) {
-      const outcome = await port.run(automation, { ...input, $secrets: secrets })
+      // A sample cannot bring `$secrets` of its own: only the job's are used.
+      const { $secrets: _, ...rest } = input
+      const outcome = await port.run(automation, some ? { ...rest, $secrets: secrets } : rest)
       return scrubJobSecrets(secrets, outcome)
     },
   }

@@ -186,7 +186,7 @@ export class Scheduler {
       // The job's secrets ride in the run's input (`{{$secrets.NAME}}`) and nowhere else: never
       // stored with the execution, and masked in everything the agent sends back.
       const secrets = jobSecretValues(this.ctx, row.jobId)
-      const input = { ...row.input, $secrets: secrets }
+      const input = runInput(row.input, secrets)
       outcome = this.hub.run(
         desktopId,
         { runId: row.id, lease, automation, input, timeoutMs: row.timeoutMs },
@@ -313,4 +313,15 @@ export class Scheduler {
     }
     return automation
   }
+}
+
+/**
+ * What the agent gets as the run's input: the caller's input plus the job's secrets as `$secrets`.
+ * A caller cannot supply `$secrets` of its own; a job without secrets sends the input untouched.
+ */
+function runInput(input: Record<string, unknown>, secrets: Readonly<Record<string, string>>) {
+  if (Object.keys(secrets).length) return { ...input, $secrets: secrets }
+  if (!('$secrets' in input)) return input
+  const { $secrets: _, ...rest } = input
+  return rest
 }
