@@ -2,7 +2,14 @@
 // required control gets a value. Confident matches are taken; the rest become questions that
 // name fields the way the screen does. Each value is then written the way its control wants it
 // (a date split into parts, a picker's format, a caller's word mapped to the app's option).
-import { findMatches, indexTree, renderSelector } from '../automation/index.ts'
+import {
+  findMatches,
+  indexTree,
+  lookupPath,
+  mapWord,
+  renderSelector,
+  resolveSelector,
+} from '../automation/index.ts'
 import type { Selector, Step } from '../protocol/automation.ts'
 import type { UiElement } from '../protocol/elements.ts'
 import { assignFields, CONFIDENT, matchReason, realOptions, type Unsure } from './field-scores.ts'
@@ -76,7 +83,7 @@ export async function mapFields(
   // of the sample: "what if the email is missing"), so it is not asked again.
   for (const control of options.askRequired === false ? [] : controls) {
     if (!control.required || mapping.has(control)) continue
-    const unused = leaves.filter((l) => !fed.has(l) && l.source !== 'header')
+    const unused = leaves.filter((l) => !fed.has(l))
     const choice = await askRequired(session, control, unused)
     if (!choice) continue
     mapping.set(control, choice)
@@ -420,4 +427,53 @@ function nestedScope(path: string, value: unknown): Record<string, unknown> {
       (inner, key, i, all) => ({ [key]: i === all.length - 1 ? value : inner }),
       {},
     )
+}
+
+/**
+ * A drop-down or radio step met a word of a new sample that no option (nor its valueMap) names:
+ * on the screen where that step stopped, the word is matched to the option that means it (or
+ * asked about, map_option) and the step comes back with the entry added to its valueMap, so
+ * live calls that send it work too. Undefined when the step is not such a step, or no option
+ * means the word (as answered).
+ */
+export async function learnOptionWord(
+  session: BuildSession,
+  root: UiElement,
+  step: Step,
+  scope: Record<string, unknown>,
+): Promise<Step | undefined> {
+  if (step.kind !== 'select' && step.kind !== 'check') return undefined
+  const template =
+    step.kind === 'select' ? step.value : step.target.fingerprints.find((f) => f.by === 'role')?.name
+  const path = template ? /^\{\{\s*([\w$-]+(?:\.[\w$-]+)*)\s*\}\}$/.exec(template)?.[1] : undefined
+  if (!path) return undefined
+  const value = lookupPath(scope, path)
+  if (value === undefined || value === null) return undefined
+  const controls = readControls(root)
+  const control =
+    step.kind === 'select'
+      ? controlOf(root, controls, step.target, scope)
+      : controls.find(
+          (c) => c.kind === 'radio-group' && step.target.description === `the “${c.label}” choice`,
+        )
+  if (!control) return undefined
+  const options = control.kind === 'radio-group' ? control.options : realOptions(control)
+  const words = (Array.isArray(value) ? value : [value]).map(String)
+  const known = step.valueMap ?? {}
+  const missing = words.filter((w) => !options.some((o) => runnerFinds(mapWord(w, known), o)))
+  if (missing.length === 0) return undefined
+  const leaf: InputLeaf = { path, key: path.split('.').at(-1) ?? path, value: missing, source: 'body' }
+  const added = await optionMap(session, control, leaf, options)
+  if (added === undefined) return undefined
+  return { ...step, valueMap: { ...known, ...added } }
+}
+
+function controlOf(
+  root: UiElement,
+  controls: ScreenControl[],
+  target: Selector,
+  scope: Record<string, unknown>,
+): ScreenControl | undefined {
+  const found = resolveSelector(root, renderSelector(target, scope))
+  return found.status === 'found' ? controls.find((c) => c.element === found.element) : undefined
 }

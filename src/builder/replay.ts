@@ -6,6 +6,7 @@ import { renderSelector } from '../automation/selectors.ts'
 import type { AppSpec, Automation, Step } from '../protocol/automation.ts'
 import type { Snapshot, UiElement, WindowInfo } from '../protocol/elements.ts'
 import type { Plan } from './compose.ts'
+import { learnOptionWord } from './map-fields.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
 
 export async function replayToSubmit(
@@ -13,9 +14,26 @@ export async function replayToSubmit(
   plan: Plan,
   input: Record<string, unknown>,
 ): Promise<{ screen: Snapshot; taken: UiElement[] }> {
-  const replay = await session.desktop('Replaying the steps before the submit', () =>
-    session.port.run({ version: 1, app: plan.app, steps: plan.prefix, scenarios: [] }, session.scope(input)),
-  )
+  const run = () =>
+    session.desktop('Replaying the steps before the submit', () =>
+      session.port.run(
+        { version: 1, app: plan.app, steps: plan.prefix, scenarios: [] },
+        session.scope(input),
+      ),
+    )
+  let replay = await run()
+  // A drop-down or radio met a word of this sample no option names: learn which option it means
+  // (on the screen where the replay stopped), keep it in the step's valueMap, and replay again.
+  for (let learnt = 0; replay.status === 'failed' && replay.error?.code === 'OPTION_NOT_FOUND'; learnt++) {
+    const at = plan.prefix.findIndex((step) => step.name === replay.error?.step)
+    if (at < 0 || learnt >= plan.prefix.length) break
+    session.windowId = (await appWindow(session, plan.app)).id
+    const screen = await session.snapshot()
+    const step = await learnOptionWord(session, screen.root, plan.prefix[at]!, session.scope(input))
+    if (!step) break
+    plan.prefix[at] = step
+    replay = await run()
+  }
   if (replay.status === 'failed')
     throw new BuildFailure(
       'VERIFY_FAILED',

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { BrowserDriver } from '../../../src/agent/drivers/browser/index.ts'
 import type { SampleSpec } from '../../../src/builder/contract.ts'
 import { buildAutomation } from '../../../src/builder/index.ts'
+import type { Automation } from '../../../src/protocol/automation.ts'
 import { localDesktop } from '../../helpers/local-desktop.ts'
-import { scriptedIO } from '../scripted-io.ts'
+import { optionLabelled, scriptedIO } from '../scripted-io.ts'
 
 const MONTHS = [
   'January',
@@ -58,6 +59,7 @@ interface Booking {
   fields: Record<string, string>
 }
 
+let taught: { automation: Automation; sample: SampleSpec } | undefined
 let server: ReturnType<typeof Bun.serve>
 let driver: BrowserDriver
 const bookings: Booking[] = []
@@ -124,6 +126,7 @@ describe('a booking built from one sample', () => {
     if (!result.ok) throw new Error(`${result.code}: ${result.message}\n${script.lines.join('\n')}`)
     expect(script.unexpected).toEqual([])
     expect(script.questions).toEqual([])
+    taught = { automation: result.automation, sample }
     const transcript = script.lines.join('\n')
     expect(transcript).not.toMatch(/user-agent|content-length|“accept”|“host”/)
     expect(transcript).toContain('“UK” means “United Kingdom” in “Country of residence”')
@@ -165,5 +168,46 @@ describe('a booking built from one sample', () => {
       breakfast: 'n',
       country: 'gb',
     })
+  }, 90_000)
+
+  test('a later sample’s new word for a list is asked about once, then kept in the step’s valueMap', async () => {
+    if (!taught) throw new Error('the first build did not run')
+    const sample: SampleSpec = {
+      id: 's2',
+      input: {
+        guest: 'Cy Diaz',
+        email: 'cy@example.com',
+        arrival: '2025-09-10',
+        birthday: '1979-02-14',
+        breakfast: false,
+        country: 'Deutschland',
+      },
+      expect: { bookingId: { $type: 'string' } },
+    }
+    const script = scriptedIO([{ kind: 'map_option', answer: optionLabelled('Germany') }])
+    const port = localDesktop(driver)
+    const before = bookings.length
+    const result = await buildAutomation(port, script.io, {
+      prompt: 'Book a stay at the Harbour Hotel and return the booking id',
+      sample,
+      previous: [{ ...taught.sample, scenario: 'Booking confirmed' }],
+      automation: taught.automation,
+    })
+    if (process.env.BUILDER_TRANSCRIPT) console.log(script.lines.join('\n'))
+    if (!result.ok) throw new Error(`${result.code}: ${result.message}\n${script.lines.join('\n')}`)
+    expect(script.questions.map((q) => q.question.text)).toEqual([
+      '“Country of residence” has no option called “Deutschland” (the value of “country”). Which option means “Deutschland”?',
+    ])
+    const country = result.automation.steps.find((s) => s.name === 'Choose “Country of residence”')
+    expect(country).toMatchObject({ valueMap: { UK: 'United Kingdom', Deutschland: 'Germany' } })
+    // Booked once, in Germany; a live call in the caller's spelling books there too.
+    expect(bookings.slice(before).map((b) => b.fields.country)).toEqual(['de'])
+    const run = await port.run(result.automation, {
+      ...sample.input,
+      guest: 'Di Eck',
+      country: 'deutschland',
+    })
+    expect(run.status).toBe('succeeded')
+    expect(bookings.at(-1)!.fields).toMatchObject({ guest: 'Di Eck', country: 'de', breakfast: 'n' })
   }, 90_000)
 })

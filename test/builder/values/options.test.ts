@@ -2,9 +2,12 @@
 // one plausible option is used and remembered as a valueMap entry, several or none are asked about
 // (map_option), and the answer becomes the valueMap for live calls. Never the first option silently.
 import { describe, expect, test } from 'bun:test'
+import type { BuildRequest, DesktopPort } from '../../../src/builder/contract.ts'
+import { learnOptionWord } from '../../../src/builder/map-fields.ts'
 import { matchOption } from '../../../src/builder/option-match.ts'
-import { optionLabelled } from '../scripted-io.ts'
-import { mapOn, stepFor } from './helpers.ts'
+import { BuildSession } from '../../../src/builder/session.ts'
+import { optionLabelled, type Reply, scriptedIO } from '../scripted-io.ts'
+import { mapOn, recorded, stepFor } from './helpers.ts'
 
 const FOSSIL_TYPES = ['Code_Defect', 'Build_Problem', 'Documentation', 'Feature_Request', 'Incident']
 const COUNTRIES = ['Österreich', 'France', 'United Kingdom', 'United States', 'Germany']
@@ -162,5 +165,44 @@ describe('options on fossil’s ticket editor', () => {
     const asked = mapped.transcript.questions[0]!.question
     expect(asked.options.map((o) => o.label)).not.toContain('Subsystem')
     expect(mapped.steps.map((s) => s.leaf?.path)).toEqual(['status'])
+  })
+})
+
+describe('a later sample brings a word the step has not met', () => {
+  const session = (replies: Reply[] = []) => {
+    const transcript = scriptedIO(replies)
+    const request: BuildRequest = { prompt: '', sample: { id: 's2', input: {} }, previous: [] }
+    return { transcript, session: new BuildSession({ name: 'none' } as DesktopPort, transcript.io, request) }
+  }
+
+  test('the step learns the new word (by meaning, or as answered) into its valueMap', async () => {
+    const first = await mapOn('fossil-tktnew', { title: 'Crash', type: 'defect' })
+    const step = stepFor(first, 'type')
+    const { root } = await recorded('fossil-tktnew')
+
+    const quiet = session()
+    expect(await learnOptionWord(quiet.session, root, step, { type: 'Defect' })).toBeUndefined()
+    const learnt = await learnOptionWord(quiet.session, root, step, { type: 'feature' })
+    expect(learnt).toMatchObject({ valueMap: { defect: 'Code_Defect', feature: 'Feature_Request' } })
+    expect(quiet.transcript.questions).toEqual([])
+
+    const asking = session([{ kind: 'map_option', answer: optionLabelled('Incident') }])
+    const answered = await learnOptionWord(asking.session, root, learnt!, { type: 'outage' })
+    expect(answered).toMatchObject({
+      valueMap: { defect: 'Code_Defect', feature: 'Feature_Request', outage: 'Incident' },
+    })
+    expect(asking.transcript.questions[0]!.question.kind).toBe('map_option')
+  })
+
+  test('a yes/no radio step and an unrelated step learn nothing', async () => {
+    const { root } = await recorded('profile-form')
+    const mapped = await mapOn('profile-form', { fullname: 'Ann', newsletter: true })
+    const { session: quiet } = session()
+    expect(
+      await learnOptionWord(quiet, root, stepFor(mapped, 'newsletter'), { newsletter: 'no' }),
+    ).toBeUndefined()
+    expect(
+      await learnOptionWord(quiet, root, stepFor(mapped, 'fullname'), { fullname: 'Bo' }),
+    ).toBeUndefined()
   })
 })
