@@ -71,6 +71,13 @@ export class BuildWorker {
 
   /** A build whose job or sample was deleted (here or by the CLI) stops and frees its desktop. */
   #cancelVanished(): void {
+    for (const buildId of this.#choosing) {
+      try {
+        getBuild(this.ctx, buildId)
+      } catch {
+        this.#choosing.delete(buildId)
+      }
+    }
     for (const [buildId, abort] of this.#running) {
       if (abort.signal.aborted) continue
       try {
