@@ -59,8 +59,8 @@ const CONTROL_ROLES = new Set<UiRole>([
   'radio',
 ])
 const ACTION_ROLES = new Set<UiRole>(['button', 'link', 'menuitem', 'tab', 'treeitem'])
-/** Texts that caption the control after them (a column header names its column instead). */
-const CAPTION_ROLES = new Set<UiRole>(['text', 'heading', 'rowheader', 'cell', 'link'])
+/** Texts that caption the control after them (a column header names its column instead; a heading names a section, not a field). */
+const CAPTION_ROLES = new Set<UiRole>(['text', 'rowheader', 'cell', 'link'])
 const NATIVE_DATE_TYPES = new Set(['date', 'datetime-local', 'month', 'week', 'time'])
 const SHAPES = new Set<string>(['email', 'date', 'number', 'search', 'tel', 'url', 'time'])
 /** A caption longer than this is a sentence of help text, not a label. */
