@@ -22,7 +22,7 @@ const dirs: { remove(): void }[] = []
 
 beforeAll(async () => {
   s = await startTestServer(
-    { watchIntervalMs: 20, heartbeatIntervalMs: 200, agentGraceMs: 5000 },
+    { watchIntervalMs: 20, heartbeatIntervalMs: 1000, agentGraceMs: 5000 },
     { dataDir: data.path },
   )
   // An app that signs the user in with a long-lived cookie and says who is signed in.
