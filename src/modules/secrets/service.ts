@@ -134,7 +134,16 @@ export function jobSecretValues(ctx: AppContext, jobId: string): Readonly<Record
           'INTERNAL',
           'The job has secrets but the data dir has no secrets.key: they cannot be read; set them again',
         )
-      for (const r of rows) out[r.name] = openSecret(key, r.ciphertext, context(jobId, r.name))
+      for (const r of rows) {
+        try {
+          out[r.name] = openSecret(key, r.ciphertext, context(jobId, r.name))
+        } catch {
+          throw new AppError(
+            'INTERNAL',
+            `The secret "${r.name}" does not decrypt with this data dir's secrets.key (was the key replaced?)`,
+          )
+        }
+      }
     }
     values = Object.freeze(out)
     byJob.set(jobId, values)

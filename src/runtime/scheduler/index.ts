@@ -181,11 +181,22 @@ export class Scheduler {
           message: `Version ${row.jobVersion} of the job is missing`,
         }),
       )
+    // The job's secrets ride in the run's input (`{{$secrets.NAME}}`) and nowhere else: never
+    // stored with the execution, and masked in everything the agent sends back.
+    let secrets: Readonly<Record<string, string>>
+    try {
+      secrets = jobSecretValues(this.ctx, row.jobId)
+    } catch (err) {
+      this.ctx.log.error({ err, jobId: row.jobId }, 'the job secrets cannot be read')
+      return this.#finish(row, () =>
+        completionFromFailure(row, 'failed', {
+          code: 'SECRETS_UNREADABLE',
+          message: `The job's secrets cannot be decrypted (${(err as Error).message}); set them again with deskhook jobs secret set`,
+        }),
+      )
+    }
     let outcome: Promise<RunOutcome>
     try {
-      // The job's secrets ride in the run's input (`{{$secrets.NAME}}`) and nowhere else: never
-      // stored with the execution, and masked in everything the agent sends back.
-      const secrets = jobSecretValues(this.ctx, row.jobId)
       const input = runInput(row.input, secrets)
       outcome = this.hub.run(
         desktopId,
