@@ -60,7 +60,32 @@ export function findMatches(index: TreeIndex, fingerprint: Fingerprint): UiEleme
     }
     case 'text':
       return byText(index, fingerprint.text, fingerprint.match, fingerprint.role)
+    case 'inRow':
+      return inRow(index, fingerprint)
   }
+}
+
+const ROW_ROLES = new Set<UiRole>(['row', 'listitem', 'treeitem'])
+
+/** The named controls inside the innermost rows that show the row text. */
+function inRow(index: TreeIndex, fingerprint: Extract<Fingerprint, { by: 'inRow' }>): UiElement[] {
+  const rowMatch = fingerprint.rowMatch ?? 'contains'
+  const shows = (row: UiElement) =>
+    [row, ...descendants(row)].some(
+      (e) =>
+        matchesText(e.name, fingerprint.rowText, rowMatch) ||
+        (e.value !== undefined && matchesText(e.value, fingerprint.rowText, rowMatch)),
+    )
+  const rows = index.all.filter((e) => ROW_ROLES.has(e.role) && shows(e))
+  // A row inside another matching row (nested lists) is the one meant.
+  const innermost = rows.filter(
+    (r) => !rows.some((other) => other !== r && ancestors(index, other).includes(r)),
+  )
+  return innermost.flatMap((row) =>
+    descendants(row).filter(
+      (e) => e.role === fingerprint.role && matchesText(e.name, fingerprint.name, fingerprint.match),
+    ),
+  )
 }
 
 /** Elements with the last id whose ancestors carry the earlier ids, in order (not necessarily adjacent). */
@@ -155,6 +180,8 @@ function renderFingerprint(
       return { ...fingerprint, name: render(fingerprint.name) }
     case 'label':
       return { ...fingerprint, label: render(fingerprint.label) }
+    case 'inRow':
+      return { ...fingerprint, rowText: render(fingerprint.rowText), name: render(fingerprint.name) }
     case 'text':
       return { ...fingerprint, text: render(fingerprint.text) }
     case 'path':
@@ -195,5 +222,7 @@ export function describeSelector(selector: Selector): string {
       return formatPath(first.path)
     case 'text':
       return `${first.role ?? 'element'} showing "${first.text}"`
+    case 'inRow':
+      return `${first.role} "${first.name}" in the row showing "${first.rowText}"`
   }
 }

@@ -80,6 +80,16 @@ export function classifyEnding(
     splitWords(withoutInputs(e.name, inputs)).some((w) => ERROR_WORDS.has(w)),
   )
   if (complaint) return finish('validation', complaint.name, complaint)
+  // A page that reloads after the submit has no "next to the fields": an alert or status that
+  // appeared anywhere and complains ("A note with this title already exists") is the app saying no.
+  const alarm = fresh.find(
+    (e) =>
+      (MESSAGE_ROLES.has(e.role) || e.role === 'text') &&
+      e.name.length <= 200 &&
+      inAlert(after, e) &&
+      splitWords(withoutInputs(e.name, inputs)).some((w) => ERROR_WORDS.has(w)),
+  )
+  if (alarm) return finish('validation', alarm.name, alarm)
 
   const index = indexTree(after)
   const inMessage = (e: UiElement) =>
@@ -139,4 +149,13 @@ export function withoutInputs(text: string, inputs: string[]): string {
   for (const value of [...inputs].filter((v) => v.length >= 3).sort((a, b) => b.length - a.length))
     out = out.split(value).join(' ')
   return out
+}
+
+/** The element is an alert/status message or sits inside one. */
+function inAlert(root: UiElement, element: UiElement): boolean {
+  if (MESSAGE_ROLES.has(element.role)) return true
+  const index = indexTree(root)
+  for (let p = index.parent.get(element); p; p = index.parent.get(p))
+    if (MESSAGE_ROLES.has(p.role)) return true
+  return false
 }

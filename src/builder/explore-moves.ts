@@ -3,9 +3,12 @@
 // a control that sends a form while that form is still empty ("Register", "Create" under blank
 // fields would create junk records in a real app, whose data persists).
 import { ancestors, descendants, indexTree, type TreeIndex } from '../automation/element-tree.ts'
+import { renderSelector, resolveSelector } from '../automation/index.ts'
+import type { Selector } from '../protocol/automation.ts'
 import type { UiElement } from '../protocol/elements.ts'
+import type { InputLeaf } from './input-leaves.ts'
 import { nameStems, type PromptReading } from './prompt.ts'
-import { stems } from './words.ts'
+import { actionOf, splitWords, stems } from './words.ts'
 
 const LEAVING = new Set(
   stems('logout logoff signout delete remove destroy erase discard download export print unsubscribe'),
@@ -65,6 +68,12 @@ function fieldsOf(container: UiElement): UiElement[] {
 export function moveScore(reading: PromptReading, name: string): number {
   const have = new Set([...stems(name), ...nameStems(name)])
   if (have.size === 0) return 0
+  // "New note" is no way to change a note, nor "Delete" a way to create one.
+  const families = new Set(splitWords(name).flatMap((w) => actionOf(w) ?? []))
+  const opposed = [...families].some(
+    (f) => RIVALS.has(f) && RIVALS.has(reading.verb ?? '') && f !== reading.verb,
+  )
+  if (opposed) return 0
   let score = 0
   for (const s of reading.object) if (have.has(s)) score += 1
   for (const s of reading.names) if (have.has(s) && !reading.object.includes(s)) score += 1
@@ -73,6 +82,50 @@ export function moveScore(reading: PromptReading, name: string): number {
     if (have.has(s) && !reading.object.includes(s) && !reading.names.includes(s) && s !== reading.verb)
       score += 0.5
   return score
+}
+
+const ROW_ROLES = new Set(['row', 'listitem', 'treeitem'])
+/** Action families that exclude each other: a control of one is never the way to do another. */
+const RIVALS = new Set(['create', 'edit', 'delete'].map((w) => actionOf(w)!))
+
+/**
+ * For a control inside a table row (or list item) that shows one of the sample's values: a
+ * selector for "this control in the row showing {{value}}", so a live call acts on its own
+ * record's row, never on whichever row the sample's happened to be.
+ */
+export function rowSelector(
+  index: TreeIndex,
+  element: UiElement,
+  leaves: InputLeaf[],
+): { selector: Selector; value: string } | undefined {
+  const row = ancestors(index, element).find((a) => ROW_ROLES.has(a.role))
+  if (!row) return undefined
+  const texts = [row, ...descendants(row)].flatMap((e) => [e.name, e.value ?? ''].filter(Boolean))
+  for (const leaf of leaves) {
+    if (leaf.source === 'header' || (typeof leaf.value !== 'string' && typeof leaf.value !== 'number'))
+      continue
+    const value = String(leaf.value)
+    if (value.length < 2 || !texts.some((t) => t.includes(value))) continue
+    const selector: Selector = {
+      fingerprints: [
+        { by: 'inRow', rowText: `{{${leaf.path}}}`, role: element.role, name: element.name, match: 'exact' },
+      ],
+      description: `the “${element.name}” ${element.role} of the row showing “${value}”`,
+    }
+    const rendered = renderSelector(selector, nested(leaf.path, leaf.value))
+    const found = resolveSelector(index.root, rendered)
+    if (found.status === 'found' && found.element === element) return { selector, value }
+  }
+  return undefined
+}
+
+function nested(path: string, value: unknown): Record<string, unknown> {
+  return path
+    .split('.')
+    .reduceRight<Record<string, unknown>>(
+      (inner, key, i, all) => ({ [key]: i === all.length - 1 ? value : inner }),
+      {},
+    )
 }
 
 export function indexOf(root: UiElement): TreeIndex {

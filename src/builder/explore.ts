@@ -4,7 +4,7 @@
 // path that worked is exactly the navigation a run will replay after its launch step.
 import type { AppSpec, Selector, Step } from '../protocol/automation.ts'
 import type { Snapshot, UiElement } from '../protocol/elements.ts'
-import { indexOf, moveScore, refusal } from './explore-moves.ts'
+import { indexOf, moveScore, refusal, rowSelector } from './explore-moves.ts'
 import { screenFitness } from './field-scores.ts'
 import type { InputLeaf } from './input-leaves.ts'
 import type { PromptReading } from './prompt.ts'
@@ -108,8 +108,12 @@ export async function explore(
   const enqueue = (snapshot: Snapshot, path: Move[], known: Set<string>) => {
     const here = new Set(actionElements(snapshot.root).map(actionKey))
     const index = indexOf(snapshot.root)
-    for (const element of actionElements(snapshot.root)) {
+    const actions = actionElements(snapshot.root)
+    // When the sample's own row offers an action ("Edit"), the same action of other rows is no way.
+    const ownRow = new Set(actions.filter((e) => rowSelector(index, e, leaves) !== undefined).map(actionKey))
+    for (const element of actions) {
       if (known.has(actionKey(element))) continue
+      if (ownRow.has(actionKey(element)) && !rowSelector(index, element, leaves)) continue
       const score = moveScore(reading, element.name)
       if (score === 0) continue
       const why = refusal(index, element, app.url)
@@ -117,12 +121,15 @@ export async function explore(
         refused.set(element.name, why)
         continue
       }
-      const label = element.name
+      const inRow = rowSelector(index, element, leaves)
+      const label = inRow ? `${element.name}” in the row of “${inRow.value}` : element.name
       const move = {
-        selector: designSelector(snapshot.root, element, `the “${label}” ${element.role}`),
+        selector: inRow?.selector ?? designSelector(snapshot.root, element, `the “${label}” ${element.role}`),
         label,
       }
-      queue.push({ path, move, priority: score * 0.8 ** path.length, known: here, order: order++ })
+      // The row of the sample's own record is the one to open.
+      const boost = inRow ? 1 : 0
+      queue.push({ path, move, priority: (score + boost) * 0.8 ** path.length, known: here, order: order++ })
     }
   }
   enqueue(home, [], new Set())
@@ -188,7 +195,7 @@ async function goTo(session: BuildSession, app: AppSpec, prelude: Step[], path: 
   await session.launch(app)
   let snapshot = prelude.length ? await replaySignIn(session, prelude) : await session.snapshot()
   for (const move of path) {
-    await session.act(move.selector, { kind: 'click' })
+    await session.act(move.selector, { kind: 'click' }, session.scope(session.request.sample.input))
     snapshot = await session.settle(snapshot.root)
   }
   return snapshot

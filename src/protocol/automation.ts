@@ -50,6 +50,18 @@ export const Fingerprint = Type.Union([
     match: Type.Optional(TextMatch),
     role: Type.Optional(UiRole),
   }),
+  /**
+   * A control in the table row (or list item) that shows a value: "the Edit button of the row
+   * whose e-mail is {{email}}". `rowText` matches any text in the row (contains, by default).
+   */
+  Type.Object({
+    by: Type.Literal('inRow'),
+    rowText: Template,
+    rowMatch: Type.Optional(TextMatch),
+    role: UiRole,
+    name: Template,
+    match: Type.Optional(TextMatch),
+  }),
 ])
 export type Fingerprint = Static<typeof Fingerprint>
 
