@@ -182,6 +182,26 @@ describe('a ticket edited by meaning', () => {
     expect(run.error?.message).toContain('"Code defect", "Question"')
   })
 
+  test('select on a radio group picks the radio by meaning, like an option', async () => {
+    const group: Selector = { fingerprints: [{ by: 'role', role: 'group', name: 'Urgent?' }] }
+    const run = await runAutomation(
+      driver,
+      automation([
+        { kind: 'navigate', name: 'Open the ticket', url: `${base}/tickets/41` },
+        { kind: 'select', name: 'Urgent', target: group, value: '{{urgent}}', valueMap: { yes: 'Oui' } },
+        { kind: 'click', name: 'Save', target: id('save') },
+        { kind: 'read', name: 'Outcome', target: id('out'), extract: '^saved.*', into: 'summary' },
+        { kind: 'select', name: 'Urgent again', target: group, value: 'maybe' },
+      ]),
+      { urgent: 'Yes' },
+      {},
+      { screenshots: false },
+    )
+    expect(run.result.summary).toBe('saved | | oui | | | | January')
+    expect(run.error).toMatchObject({ code: 'OPTION_NOT_FOUND', step: 'Urgent again' })
+    expect(run.error?.message).toContain('"Oui", "Non"')
+  })
+
   test('a date that is not ISO fails as TEMPLATE_INVALID naming the input', async () => {
     const run = await runAutomation(
       driver,

@@ -126,8 +126,13 @@ export function findAriaOption(this: Element, wanted: string | null): Element | 
       }
     }
   }
-  const options = scopes.flatMap((scope) => Array.from(scope.querySelectorAll('[role="option"]')))
-  const labelOf = (option: Element) => option.getAttribute('aria-label') ?? option.textContent ?? ''
+  // A radio group picks like a list: its radios are its options.
+  const selector = '[role="option"], [role="radio"], input[type="radio"]'
+  const options = scopes.flatMap((scope) => Array.from(scope.querySelectorAll(selector)))
+  const labelOf = (option: Element) => {
+    const labels = option instanceof HTMLInputElement ? Array.from(option.labels ?? []) : []
+    return option.getAttribute('aria-label') ?? labels[0]?.textContent ?? option.textContent ?? ''
+  }
   if (wanted === null) {
     const visible = options.filter(
       (o) => (o as HTMLElement).offsetParent !== null || o.getClientRects().length > 0,
@@ -144,9 +149,9 @@ export function findAriaOption(this: Element, wanted: string | null): Element | 
 
 /** The text input a combobox types into (itself, or an input inside it), for typeahead lists. */
 export function typeaheadInput(this: Element): boolean {
-  const input = this.matches('input, textarea, [contenteditable="true"]')
-    ? this
-    : this.querySelector('input, textarea, [contenteditable="true"]')
+  const typable =
+    'input:not([type]), input[type="text"], input[type="search"], textarea, [contenteditable="true"]'
+  const input = this.matches(typable) ? this : this.querySelector(typable)
   if (!input) return false
   const el = input as HTMLInputElement
   el.focus()
