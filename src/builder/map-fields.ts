@@ -38,8 +38,8 @@ export interface FieldStep {
 const SKIP = '(skip)'
 const EMPTY = '(empty)'
 const NONE = '(none)'
-/** Options listed in a map_option question when none is plausible. */
-const MAX_OPTIONS = 15
+/** Options listed in a map_option question when none is plausible (a language list has ~40). */
+const MAX_OPTIONS = 40
 const PART_NAMES = { day: 'day', month: 'month', year: 'year' } as const
 
 type Use = { leaf?: InputLeaf; constant?: string }

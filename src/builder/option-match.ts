@@ -49,8 +49,10 @@ export function linkOf(value: string, option: string): string | undefined {
   if (Math.min(v.length, o.length) >= 3 && (o.startsWith(v) || v.startsWith(o)))
     return `one starts with the other`
   // An abbreviation of one of its words: "docs" ↔ "Documentation", "req" ↔ "Feature_Request".
+  // The other way round ("sqlite" over "MS SQL") needs a longer option word: three letters are a
+  // family name ("sql"), not an abbreviation of the value.
   const short = valueStems.find((s) =>
-    optionStems.some((t) => Math.min(s.length, t.length) >= 3 && (t.startsWith(s) || s.startsWith(t))),
+    optionStems.some((t) => (s.length >= 3 && t.startsWith(s)) || (t.length >= 4 && s.startsWith(t))),
   )
   if (short) return `“${value}” reads as short for a word of “${option}”`
   return undefined

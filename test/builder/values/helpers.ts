@@ -13,6 +13,7 @@ export type Recorded =
   | 'fossil-tktnew'
   | 'fossil-wikinew'
   | 'fossil-tktedit'
+  | 'adminer-login'
   | 'profile-form'
   /** profile-form as the browser driver reported it before it said `inputType` (kept, not re-recorded). */
   | 'profile-form-unmarked-date'

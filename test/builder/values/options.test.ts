@@ -206,3 +206,38 @@ describe('a later sample brings a word the step has not met', () => {
     ).toBeUndefined()
   })
 })
+
+describe('options on Adminer’s sign-in form (a database admin UI)', () => {
+  test('the row headers name the boxes; “postgres” is PostgreSQL, “sqlite” is asked between SQLite 3 and 2', async () => {
+    const quiet = await mapOn('adminer-login', { system: 'postgres', server: 'db.local', user: 'root' })
+    expect(quiet.transcript.questions).toEqual([])
+    expect(stepFor(quiet, 'system')).toMatchObject({ valueMap: { postgres: 'PostgreSQL' } })
+    expect(stepFor(quiet, 'server')).toMatchObject({ kind: 'fill' })
+    expect(stepFor(quiet, 'user')).toMatchObject({ name: 'Fill “Username”' })
+
+    const asked = await mapOn('adminer-login', { system: 'sqlite' }, [
+      { kind: 'map_option', answer: optionLabelled('SQLite 3') },
+    ])
+    expect(asked.transcript.questions[0]!.question.options.map((o) => o.label)).toEqual([
+      'SQLite 3',
+      'SQLite 2',
+      'None of these',
+    ])
+    expect(stepFor(asked, 'system')).toMatchObject({ valueMap: { sqlite: 'SQLite 3' } })
+  })
+
+  test('a language in English is no word of a list of native names: all of them are offered', async () => {
+    const mapped = await mapOn('adminer-login', { language: 'german' }, [
+      { kind: 'map_option', answer: optionLabelled('Deutsch') },
+    ])
+    const offered = mapped.transcript.questions[0]!.question.options.map((o) => o.label)
+    expect(offered).toContain('Deutsch')
+    expect(offered).toContain('Français')
+    expect(offered.at(-1)).toBe('None of these')
+    expect(stepFor(mapped, 'language')).toMatchObject({ valueMap: { german: 'Deutsch' } })
+    // Spelled without its accents, a native name is the option itself.
+    const plain = await mapOn('adminer-login', { language: 'cestina' })
+    expect(plain.transcript.questions).toEqual([])
+    expect(stepFor(plain, 'language')).not.toHaveProperty('valueMap')
+  })
+})

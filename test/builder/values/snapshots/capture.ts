@@ -41,6 +41,12 @@ const fossil = Bun.spawn(
   ['fossil', 'server', '--port', String(fossilPort), '--localhost', '--localauth', repo],
   { env, stdout: 'ignore', stderr: 'ignore' },
 )
+// Adminer (Debian's adminer + php-cli), a database admin UI: its sign-in form, served by PHP's own server.
+const adminerPort = 20_000 + Math.floor(Math.random() * 20_000)
+const adminer = Bun.spawn(['php', '-S', `127.0.0.1:${adminerPort}`, '-t', '/usr/share/adminer'], {
+  stdout: 'ignore',
+  stderr: 'ignore',
+})
 const patterns = Bun.serve({
   hostname: '127.0.0.1',
   port: 0,
@@ -53,14 +59,14 @@ const patterns = Bun.serve({
 })
 const driver = new BrowserDriver()
 
-async function waitForFossil(deadline: number): Promise<void> {
+async function waitFor(url: string, deadline: number): Promise<void> {
   for (;;) {
-    const up = await fetch(`http://127.0.0.1:${fossilPort}/`).then(
+    const up = await fetch(url).then(
       (r) => r.ok,
       () => false,
     )
     if (up) return
-    if (Date.now() > deadline) throw new Error('fossil did not start')
+    if (Date.now() > deadline) throw new Error(`${url} did not answer`)
     await Bun.sleep(100)
   }
 }
@@ -86,7 +92,10 @@ async function save(name: string, url: string, origin: string, volatile?: [strin
 
 try {
   await driver.start()
-  await waitForFossil(Date.now() + 10_000)
+  await waitFor(`http://127.0.0.1:${fossilPort}/`, Date.now() + 10_000)
+  await waitFor(`http://127.0.0.1:${adminerPort}/adminer.php`, Date.now() + 10_000)
+  const adminerOrigin = `http://127.0.0.1:${adminerPort}`
+  await save('adminer-login', `${adminerOrigin}/adminer.php`, adminerOrigin)
   const fossilOrigin = `http://127.0.0.1:${fossilPort}`
   await save('fossil-tktnew', `${fossilOrigin}/tktnew`, fossilOrigin)
   await save('fossil-wikinew', `${fossilOrigin}/wikinew`, fossilOrigin)
@@ -96,7 +105,8 @@ try {
 } finally {
   await driver.stop()
   fossil.kill()
-  await fossil.exited
+  adminer.kill()
+  await Promise.all([fossil.exited, adminer.exited])
   await patterns.stop(true)
   rmSync(dir, { recursive: true, force: true })
 }
