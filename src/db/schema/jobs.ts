@@ -21,6 +21,8 @@ export const jobs = sqliteTable(
     desktopPool: text('desktop_pool', { mode: 'json' }).$type<string[]>(),
     /** Run timeout; null = the server default (10 min). */
     timeoutMs: integer('timeout_ms'),
+    /** The app is reset between runs, so verification may submit samples again (`deskhook.resettable`). */
+    resettable: integer('resettable', { mode: 'boolean' }).notNull().default(false),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

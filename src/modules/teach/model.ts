@@ -16,6 +16,8 @@ export const TeachEnvelope = t.Object(
     path: t.Optional(t.String({ minLength: 1, maxLength: 1000 })),
     desktop: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
     method: t.Optional(t.Union(JOB_METHODS.map((m) => t.Literal(m)))),
+    /** The app is reset between runs (a test instance): verification may submit samples again. */
+    resettable: t.Optional(t.Boolean()),
   },
   { additionalProperties: false },
 )

@@ -63,6 +63,7 @@ export function teach(ctx: AppContext, req: TeachRequest): TeachResult {
         desktopId: null,
         desktopPool: null,
         timeoutMs: null,
+        resettable: envelope.resettable ?? false,
         createdAt: now,
         updatedAt: now,
       }
@@ -72,6 +73,10 @@ export function teach(ctx: AppContext, req: TeachRequest): TeachResult {
       // The latest description wins: teaching is how a job's purpose gets refined.
       job = { ...job, prompt: envelope.prompt, updatedAt: now }
       tx.update(jobs).set({ prompt: job.prompt, updatedAt: now }).where(eq(jobs.id, job.id)).run()
+    }
+    if (!created && envelope.resettable !== undefined && envelope.resettable !== job.resettable) {
+      job = { ...job, resettable: envelope.resettable, updatedAt: now }
+      tx.update(jobs).set({ resettable: job.resettable, updatedAt: now }).where(eq(jobs.id, job.id)).run()
     }
     const sample = {
       id: newId(),

@@ -1,0 +1,1 @@
+ALTER TABLE `jobs` ADD `resettable` integer DEFAULT false NOT NULL;
