@@ -14,7 +14,7 @@ import type { Selector, Step } from '../protocol/automation.ts'
 import type { UiElement } from '../protocol/elements.ts'
 import { assignFields, CONFIDENT, matchReason, realOptions, type Unsure } from './field-scores.ts'
 import { type InputLeaf, shownValue } from './input-leaves.ts'
-import { matchOption, runnerFinds } from './option-match.ts'
+import { fold, matchOption, runnerFinds } from './option-match.ts'
 import { readControls, type ScreenControl } from './screen.ts'
 import { designSelector } from './selector-design.ts'
 import type { BuildSession } from './session.ts'
@@ -413,10 +413,14 @@ function radioSelector(
     const found = findMatches(index, renderSelector(selector, scope).fingerprints[0]!)
     if (found.length === 1 && control.radios.includes(found[0]!)) return selector
   }
-  // The value names no radio uniquely even exactly: fall back to the radio the sample picks.
-  const wanted = String(leaf?.value ?? value).toLowerCase()
-  const radio = control.radios.find((r) => r.name.toLowerCase() === wanted) ?? control.radios[0]!
-  return designSelector(root, radio, description)
+  // The input's value names no radio uniquely as written (accents, say): the exact name, which the
+  // runner compares without case or accents. Never a fixed radio, which live calls could not change.
+  if (leaf) return { fingerprints: [{ by: 'role', role: 'radio', name: value, match: 'exact' }], description }
+  // A constant the person chose: that radio itself.
+  const radio = control.radios.find((r) => fold(r.name) === fold(value))
+  return radio
+    ? designSelector(root, radio, description)
+    : { fingerprints: [{ by: 'role', role: 'radio', name: value, match: 'exact' }], description }
 }
 
 /** A scope in which `path` has `value` ("a.b" → {a: {b: value}}). */

@@ -4,10 +4,14 @@
 // checkbox or a yes/no radio group; a value into a drop-down by label, tolerant of case and accents.
 import { describe, expect, test } from 'bun:test'
 import { renderTemplate } from '../../../src/automation/templates.ts'
+import type { BuildRequest, DesktopPort } from '../../../src/builder/contract.ts'
+import { inputLeaves } from '../../../src/builder/input-leaves.ts'
+import { mapFields } from '../../../src/builder/map-fields.ts'
 import { readControls } from '../../../src/builder/screen.ts'
+import { BuildSession } from '../../../src/builder/session.ts'
 import type { Step } from '../../../src/protocol/automation.ts'
 import type { UiElement } from '../../../src/protocol/elements.ts'
-import { optionLabelled } from '../scripted-io.ts'
+import { optionLabelled, scriptedIO } from '../scripted-io.ts'
 import { mapOn, recorded, stepFor } from './helpers.ts'
 
 /** What a step writes for this input, rendered by the runner's own templates and filters. */
@@ -199,5 +203,29 @@ describe('dates not written as ISO', () => {
     expect(mapped.transcript.lines).toContain(
       '[map] “born” (“01/04/1990”) is a date not written as YYYY-MM-DD; “Date of birth” takes ISO dates only, so it is not offered. Send it as YYYY-MM-DD',
     )
+  })
+})
+
+describe('radio groups', () => {
+  test('a value spelled without accents picks its radio by the input, never a fixed radio', async () => {
+    const el = (role: UiElement['role'], name: string, children: UiElement[] = []): UiElement => ({
+      ref: `${role}-${name}`,
+      role,
+      name,
+      states: [],
+      children,
+    })
+    const root = el('window', 'Order', [
+      el('group', 'Drink', [el('radio', 'Thé'), el('radio', 'Café'), el('radio', 'Café au lait')]),
+    ])
+    const transcript = scriptedIO()
+    const request: BuildRequest = { prompt: '', sample: { id: 's', input: {} }, previous: [] }
+    const session = new BuildSession({ name: 'none' } as DesktopPort, transcript.io, request)
+    const [field] = await mapFields(session, root, inputLeaves({ drink: 'cafe' }))
+    expect(field!.step).toMatchObject({
+      kind: 'check',
+      target: { fingerprints: [{ by: 'role', role: 'radio', name: '{{drink}}' }] },
+    })
+    expect(transcript.questions).toEqual([])
   })
 })
