@@ -6,18 +6,40 @@ export const MASK = '•••'
  * Returns the same object when nothing matched, so the common case allocates nothing.
  */
 export function scrubSecrets<T>(value: T, secrets: readonly string[]): T {
-  const needles = secrets.filter((s) => s.length > 0).sort((a, b) => b.length - a.length)
+  return replaceSecrets(
+    value,
+    secrets.map((s) => [s, MASK]),
+  )
+}
+
+/**
+ * For automations: a value the builder copied from the screen (a "Signed in as ada" it waits
+ * for) becomes `{{$secrets.NAME}}`, which renders back to the value at run time, so the stored
+ * automation holds no value and still works.
+ */
+export function templateSecrets<T>(value: T, secrets: Readonly<Record<string, string>>): T {
+  return replaceSecrets(
+    value,
+    Object.entries(secrets).map(([name, v]) => [v, `{{$secrets.${name}}}`]),
+  )
+}
+
+type Needle = readonly [find: string, replaceWith: string]
+
+function replaceSecrets<T>(value: T, pairs: Needle[]): T {
+  // Longest first, so a value that contains another is replaced whole.
+  const needles = pairs.filter(([find]) => find.length > 0).sort((a, b) => b[0].length - a[0].length)
   if (needles.length === 0) return value
   return scrub(value, needles) as T
 }
 
-function scrubText(text: string, needles: string[]): string {
+function scrubText(text: string, needles: Needle[]): string {
   let out = text
-  for (const n of needles) if (out.includes(n)) out = out.split(n).join(MASK)
+  for (const [find, replaceWith] of needles) if (out.includes(find)) out = out.split(find).join(replaceWith)
   return out
 }
 
-function scrub(value: unknown, needles: string[]): unknown {
+function scrub(value: unknown, needles: Needle[]): unknown {
   if (typeof value === 'string') return scrubText(value, needles)
   if (Array.isArray(value)) {
     let changed = false
