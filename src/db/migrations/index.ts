@@ -5,6 +5,7 @@ import m2 from './0002_webhooks.sql' with { type: 'text' }
 import m3 from './0003_executions.sql' with { type: 'text' }
 import m4 from './0004_job_secrets_answers.sql' with { type: 'text' }
 import m5 from './0005_job_resettable.sql' with { type: 'text' }
+import m6 from './0006_job_submitted_values.sql' with { type: 'text' }
 
 export const migrations: { name: string; sql: string }[] = [
   { name: '0000_init', sql: m0 },
@@ -13,4 +14,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '0003_executions', sql: m3 },
   { name: '0004_job_secrets_answers', sql: m4 },
   { name: '0005_job_resettable', sql: m5 },
+  { name: '0006_job_submitted_values', sql: m6 },
 ]
