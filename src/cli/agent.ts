@@ -38,7 +38,7 @@ export function registerAgent(program: Command): void {
     .option('--headed', 'show the browser window (default: headless)')
     .option(
       '--state-dir <dir>',
-      `where the credential and run journal are kept (default: ${defaultStateDir()})`,
+      `where the credential, run journal and browser PID are kept (default: ${defaultStateDir()})`,
     )
     .option('--log-level <level>', 'fatal|error|warn|info|debug', 'info')
     .option('--reconnect-max <ms>', 'longest wait between reconnect attempts', '30000')
@@ -50,12 +50,14 @@ export function registerAgent(program: Command): void {
         problems.push(`--server must be an http(s) URL, got ${JSON.stringify(opts.server)}`)
       const cap = Number(opts.reconnectMax)
       if (!Number.isInteger(cap) || cap < 100) problems.push('--reconnect-max must be an integer ≥ 100 (ms)')
+      if (opts.startUrl && !(/^https?:\/\/[^\s]+$/.test(opts.startUrl) && URL.canParse(opts.startUrl)))
+        problems.push(`--start-url must be an http(s) URL, got ${JSON.stringify(opts.startUrl)}`)
+      if (opts.profileDir && opts.devtoolsUrl)
+        problems.push(
+          '--profile-dir is for a browser the agent launches; with --devtools-url the browser keeps its own profile',
+        )
       if (problems.length) {
         process.stderr.write(`Invalid agent options:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`)
-        process.exit(2)
-      }
-      if (opts.startUrl && !/^https?:\/\/[^\s]+$/.test(opts.startUrl)) {
-        process.stderr.write(`Invalid agent options:\n  - --start-url must be an http(s) URL\n`)
         process.exit(2)
       }
       const stateDir = opts.stateDir ?? defaultStateDir()

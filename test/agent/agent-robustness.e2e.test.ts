@@ -204,6 +204,18 @@ describe('the browser dies with the agent', () => {
 })
 
 describe('--profile-dir', () => {
+  test('is refused with --devtools-url (that browser keeps its own profile), as is a start URL that is not http(s)', async () => {
+    const both = startAgent({
+      server: s.url,
+      extraArgs: ['--profile-dir', '/tmp/x', '--devtools-url', 'http://127.0.0.1:9222', '--start-url', 'crm'],
+    })
+    agents.push(both)
+    expect(await both.exited).toBe(2)
+    const said = both.lines.join('\n')
+    expect(said).toContain('--profile-dir is for a browser the agent launches')
+    expect(said).toContain('--start-url must be an http(s) URL')
+  })
+
   test('a sign-in (cookie) survives an agent restart on the same profile', async () => {
     const profile = tempDir('deskhook-profile-')
     dirs.push(profile)
