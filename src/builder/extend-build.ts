@@ -43,7 +43,9 @@ export async function extendBuild(session: BuildSession, automation: Automation)
         'Edit the automation or teach the job again from scratch.',
     )
   const used = templatePaths(automation)
-  const fresh = inputLeaves(sample.input).filter((leaf) => !used.has(leaf.path))
+  const fresh = inputLeaves(sample.input, { prompt, expect: sample.expect }).filter(
+    (leaf) => !used.has(leaf.path),
+  )
   // Headers are only taken on a clear match; one alone is no reason to skip the probe.
   const newValues = fresh.filter((leaf) => leaf.source !== 'header')
   session.progress(

@@ -39,7 +39,8 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
   )
   const window = await locateWindow(session, reading, inputs)
   const app = appSpecOf(window)
-  const leaves = inputLeaves(sample.input)
+  // Headers are the caller's transport; one is an input only when the prompt or expect names it.
+  const leaves = inputLeaves(sample.input, { prompt, expect: sample.expect })
   const unusable = unusableKeys(sample.input)
   if (unusable.length)
     session.progress(

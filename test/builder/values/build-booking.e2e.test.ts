@@ -170,6 +170,40 @@ describe('a booking built from one sample', () => {
     })
   }, 90_000)
 
+  test('a header the prompt names is an input like any value; the other headers stay transport', async () => {
+    const sample: SampleSpec = {
+      id: 's3',
+      input: {
+        email: 'eve@example.com',
+        arrival: '2025-07-01',
+        breakfast: true,
+        country: 'France',
+        _http: {
+          method: 'POST',
+          path: '/book',
+          params: {},
+          headers: { accept: '*/*', 'user-agent': 'curl/8.5.0', 'x-guest-name': 'Eve Ng' },
+        },
+      },
+      expect: { bookingId: { $type: 'string' } },
+    }
+    const script = scriptedIO()
+    const before = bookings.length
+    const result = await buildAutomation(localDesktop(driver), script.io, {
+      prompt:
+        'Book a stay at the Harbour Hotel and return the booking id; the guest comes as the X-Guest-Name header',
+      sample,
+      previous: [],
+    })
+    if (!result.ok) throw new Error(`${result.code}: ${result.message}\n${script.lines.join('\n')}`)
+    expect(script.questions).toEqual([])
+    expect(script.lines).toContain(
+      '[map] “_http.headers.x-guest-name” goes into “Guest name”: its label “Guest name” (match 0.80)',
+    )
+    expect(script.lines.join('\n')).not.toMatch(/user-agent|“accept”/)
+    expect(bookings.slice(before).map((b) => b.fields.guest)).toEqual(['Eve Ng'])
+  }, 90_000)
+
   test('a later sample’s new word for a list is asked about once, then kept in the step’s valueMap', async () => {
     if (!taught) throw new Error('the first build did not run')
     const sample: SampleSpec = {
