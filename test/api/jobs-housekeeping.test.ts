@@ -89,6 +89,31 @@ describe('DELETE /_jobs/<id>/samples/<sid>', () => {
   })
 })
 
+describe('a removed sample whose submit went through', () => {
+  test('is still known as submitted when the same values are sent again', async () => {
+    const { recordProgress } = await import('../../src/modules/builds/service.ts')
+    const { submittedBefore } = await import('../../src/modules/builds/submitted.ts')
+    const pressed = await teach('/hk/submitted', { title: 'Groceries' })
+    const untouched = await teach('/hk/submitted', { title: 'Chores' })
+    recordProgress(s.ctx, pressed.buildId, {
+      stage: 'observe',
+      message: 'The submit led to a dialog: “Saved”',
+    })
+    mark(pressed.sampleId, 'failing', 'failed')
+    mark(untouched.sampleId, 'failing', 'failed')
+    for (const t of [pressed, untouched])
+      expect((await s.call(`/_jobs/${t.jobId}/samples/${t.sampleId}`, { method: 'DELETE' })).status).toBe(200)
+
+    const again = await teach('/hk/submitted', { title: 'Groceries' })
+    const input = (title: string) => ({
+      title,
+      _http: { method: 'POST', path: '/hk/submitted', params: {}, headers: { 'x-other': '1' } },
+    })
+    expect(submittedBefore(s.ctx, again.jobId, again.buildId, input('Groceries'))).toBe(true)
+    expect(submittedBefore(s.ctx, again.jobId, again.buildId, input('Chores'))).toBe(false)
+  })
+})
+
 describe('DELETE /_jobs/<id>', () => {
   test('removes job, samples, versions and builds; the route stops answering at once', async () => {
     const t = await teach('/hk/gone/:id', {})

@@ -2,6 +2,7 @@ import { and, count, eq, inArray } from 'drizzle-orm'
 import type { AppContext } from '../../context.ts'
 import { type BuildStatus, builds, executions, jobs, jobVersions, samples } from '../../db/schema/index.ts'
 import { AppError } from '../../lib/errors.ts'
+import { rememberSubmitted } from '../builds/submitted.ts'
 import { routerFor } from './routes-cache.ts'
 import { getJob, type Job, requireJob } from './service.ts'
 import { recomputeStability } from './stability.ts'
@@ -59,6 +60,8 @@ export function removeSample(ctx: AppContext, jobId: string, sampleId: string): 
           `Build ${running.id} of this sample is ${running.status.replaceAll('_', ' ')}; remove the sample once it has ended`,
           { buildId: running.id },
         )
+      // Its record may be in the app now: a re-sent sample must still be known as submitted.
+      rememberSubmitted(tx, job.id, sampleId, ctx.clock.now().toISOString())
       tx.delete(samples).where(eq(samples.id, sampleId)).run()
     },
     { behavior: 'immediate' },

@@ -1,7 +1,7 @@
-import { and, eq, ne } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import type { BuildIO, BuildRequest, BuildResult, DesktopPort } from '../../builder/contract.ts'
 import type { AppContext } from '../../context.ts'
-import { builds, samples } from '../../db/schema/index.ts'
+import { samples } from '../../db/schema/index.ts'
 import { coalesced } from '../../lib/coalesce.ts'
 import { AppError } from '../../lib/errors.ts'
 import {
@@ -14,6 +14,7 @@ import {
   setBuildDesktop,
 } from '../../modules/builds/lifecycle.ts'
 import { askQuestion, type Build, getBuild, recordProgress } from '../../modules/builds/service.ts'
+import { submittedBefore } from '../../modules/builds/submitted.ts'
 import { getJob } from '../../modules/jobs/service.ts'
 import { templateSecrets } from '../../modules/secrets/scrub.ts'
 import { jobSecretValues, scrubJobSecrets } from '../../modules/secrets/service.ts'
@@ -21,6 +22,8 @@ import type { Automation } from '../../protocol/automation.ts'
 import type { AgentHub } from '../agent-hub/index.ts'
 import { BuildCancelled, buildIO, withJobSecrets } from './build-io.ts'
 import { hubDesktop } from './hub-desktop.ts'
+
+export { submittedBefore }
 
 export type BuildFn = (port: DesktopPort, io: BuildIO, req: BuildRequest) => Promise<BuildResult>
 
@@ -230,47 +233,3 @@ export class BuildWorker {
 
 /** The build's record went with its deleted job or sample. */
 const isGone = (err: unknown) => err instanceof AppError && err.code === 'BUILD_NOT_FOUND'
-
-/** The builder's word for "the submit went through" in a build's progress. */
-const SUBMITTED = 'The submit led to'
-
-/**
- * Whether an earlier build of the job already pressed the submit for a sample with these very
- * values (a failed build, then the same sample sent again): the app may now hold its record.
- */
-export function submittedBefore(
-  ctx: AppContext,
-  jobId: string,
-  buildId: string,
-  input: Record<string, unknown>,
-): boolean {
-  const key = callerValues(input)
-  return ctx.db
-    .select({ progress: builds.progress, input: samples.input })
-    .from(builds)
-    .innerJoin(samples, eq(builds.sampleId, samples.id))
-    .where(and(eq(builds.jobId, jobId), ne(builds.id, buildId)))
-    .all()
-    .some(
-      (row) =>
-        callerValues(row.input) === key &&
-        row.progress.some((p) => p.stage === 'observe' && p.message.startsWith(SUBMITTED)),
-    )
-}
-
-/** The caller's values in a canonical form (keys sorted; transport details left out). */
-function callerValues(input: Record<string, unknown>): string {
-  const { _http, ...rest } = input
-  const params = (_http as { params?: unknown } | undefined)?.params ?? {}
-  const sort = (value: unknown): unknown =>
-    Array.isArray(value)
-      ? value.map(sort)
-      : value && typeof value === 'object'
-        ? Object.fromEntries(
-            Object.entries(value as Record<string, unknown>)
-              .sort(([a], [b]) => a.localeCompare(b))
-              .map(([k, v]) => [k, sort(v)]),
-          )
-        : value
-  return JSON.stringify(sort({ ...rest, params }))
-}
