@@ -133,11 +133,36 @@ export function killLeftoverBrowser(pidFile: string): boolean {
 }
 
 function isBrowserOnProfile(pid: number, userDataDir: string): boolean {
+  const command = commandLineOf(pid)
+  if (!command || !/chrom|msedge/i.test(command.program)) return false
+  const flag = `--user-data-dir=${userDataDir}`
+  const at = command.args.indexOf(flag)
+  // The whole flag, not a prefix of another profile's path.
+  const next = command.args[at + flag.length]
+  return at >= 0 && (next === undefined || next === ' ' || next === '"')
+}
+
+/** A process's program and arguments: /proc on Linux, `ps` on macOS, CIM on Windows (best effort). */
+function commandLineOf(pid: number): { program: string; args: string } | undefined {
   try {
-    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
-    return args.includes(`--user-data-dir=${userDataDir}`) && /chrom|msedge/i.test(args[0] ?? '')
+    if (process.platform === 'linux') {
+      const parts = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean)
+      return { program: parts[0] ?? '', args: parts.join(' ') }
+    }
+    const command =
+      process.platform === 'win32'
+        ? [
+            'powershell',
+            '-NoProfile',
+            '-Command',
+            `(Get-CimInstance Win32_Process -Filter 'ProcessId=${pid}').CommandLine`,
+          ]
+        : ['ps', '-ww', '-o', 'command=', '-p', String(pid)]
+    const result = Bun.spawnSync(command, { stdout: 'pipe', stderr: 'ignore' })
+    const line = result.stdout.toString().trim()
+    return line ? { program: line.split(/\s--/)[0] ?? line, args: line } : undefined
   } catch {
-    return false
+    return undefined
   }
 }
 
