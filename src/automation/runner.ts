@@ -174,6 +174,10 @@ function validate(automation: Automation): RunError | undefined {
         else if (!step.when && !target?.when)
           problems.push(`${where} "${step.name}" has no condition (nor has its scenario)`)
       }
+      if (step.kind === 'read' && (step.source ?? 'element') !== 'url' && !step.target)
+        problems.push(
+          `${where} "${step.name}" reads ${step.source === 'rows' ? 'rows' : 'an element'} but has no target`,
+        )
       if (step.kind === 'read' && step.extract !== undefined) {
         try {
           compilePattern(step.extract)

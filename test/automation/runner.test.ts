@@ -110,6 +110,8 @@ describe('runAutomation (scripted driver)', () => {
       automation([
         { kind: 'branch', name: 'Go', scenario: 'nowhere' },
         { kind: 'read', name: 'Bad regex', target: id('x'), into: 'x', extract: '(' },
+        { kind: 'read', name: 'Rows of nothing', source: 'rows', into: 'rows' },
+        { kind: 'read', name: 'The address', source: 'url', into: 'url' },
       ]),
       {},
     )
@@ -117,6 +119,8 @@ describe('runAutomation (scripted driver)', () => {
     expect(run.error?.code).toBe('INVALID_AUTOMATION')
     expect(run.error?.message).toContain('unknown scenario "nowhere"')
     expect(run.error?.message).toContain('Invalid regular expression')
+    expect(run.error?.message).toContain('"Rows of nothing" reads rows but has no target')
+    expect(run.error?.message).not.toContain('The address')
     expect(run.steps).toEqual([])
     expect(driver.actions).toEqual([])
   })
