@@ -43,6 +43,7 @@ beforeAll(async () => {
       if (path === '/outside')
         return html((await Bun.file(join(PAGES, 'outside.html')).text()).replaceAll('OUTSIDE', outsideBase))
       if (path === '/results') return html('<!doctype html><title>Results</title><h1>3 results</h1>')
+      if (path === '/go-away') return Response.redirect(`${outsideBase}/sso`, 302)
       if (path === '/broken') return html('<!doctype html><title>Oops</title>Server error', 500)
       return html('<!doctype html><title>Not found</title>', 404)
     },
@@ -283,6 +284,13 @@ describe('launching afresh', () => {
       expect(error.code).toBe('LAUNCH_FAILED')
       expect(error.message).toContain(url)
     }
+    // A start page that redirects outside the app (a sign-in elsewhere) says which origin to allow.
+    const error = await driverError(driver.launch({ url: `${base}/go-away` }))
+    expect(error.code).toBe('LAUNCH_FAILED')
+    expect(error.message).toContain(
+      `it leads to ${outsideBase}/sso, outside the app (add ${outsideBase} to app.allowOrigins`,
+    )
+    expect(outsideLog).not.toContain('/sso')
     // The driver is still usable afterwards.
     expect((await driver.launch({ url: `${base}/results` })).title).toBe('Results')
   })

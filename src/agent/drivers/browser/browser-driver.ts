@@ -219,11 +219,18 @@ export class BrowserDriver implements Driver {
     // A dialog left open by an earlier, failed run would block the tab for good: launching starts afresh.
     if (page.dialog) await page.session.send('Page.handleJavaScriptDialog', { accept: false })
     const timeoutMs = this.options.navigationTimeoutMs ?? 30_000
+    const blockedBefore = page.blockedNavigations.length
     const { errorText, loaderId } = await page
       .call('Page.navigate', { url: app.url }, timeoutMs)
       .catch((error: Error) => {
         throw new DriverError('LAUNCH_FAILED', `Cannot open ${app.url}: ${error.message}`)
       })
+    const redirected = page.blockedNavigations[blockedBefore]
+    if (redirected !== undefined)
+      throw new DriverError(
+        'LAUNCH_FAILED',
+        `Cannot open ${app.url}: it leads to ${redirected}, outside the app (add ${originOf(redirected)} to app.allowOrigins if that is part of it, e.g. its sign-in)`,
+      )
     if (errorText) throw new DriverError('LAUNCH_FAILED', `Cannot open ${app.url}: ${errorText}`)
     await settle(page, { maxMs: timeoutMs })
     const status = loaderId === undefined ? undefined : page.documentStatus.get(loaderId)
