@@ -24,6 +24,11 @@ export interface LaunchOptions {
    * so an app (or the browser itself) can never reach outside hosts by name.
    */
   allowHosts?: string[]
+  /**
+   * Linux: the browser gets SIGKILL when this process dies (setpriv --pdeathsig). Off, or where
+   * it is not available, a watchdog process does the same within a second or so.
+   */
+  parentDeathSignal?: boolean
 }
 
 export interface LaunchedBrowser {
@@ -83,11 +88,36 @@ export function hostResolverRules(allowHosts: Iterable<string> = []): string {
 }
 
 /** Linux: own process group (setsid) and SIGKILL when the agent dies (setpriv --pdeathsig). */
-function wrapper(): string[] {
-  if (process.platform !== 'linux') return []
-  const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p))
+function wrapper(parentDeathSignal: boolean): { prefix: string[]; pdeath: boolean } {
+  if (process.platform !== 'linux') return { prefix: [], pdeath: false }
+  const setpriv = parentDeathSignal
+    ? ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p))
+    : undefined
   const setsid = ['/usr/bin/setsid', '/bin/setsid'].find((p) => existsSync(p))
-  return [...(setpriv ? [setpriv, '--pdeathsig', 'SIGKILL', '--'] : []), ...(setsid ? [setsid] : [])]
+  const prefix = [...(setpriv ? [setpriv, '--pdeathsig', 'SIGKILL', '--'] : []), ...(setsid ? [setsid] : [])]
+  return { prefix, pdeath: setpriv !== undefined }
+}
+
+/**
+ * Where no parent-death signal can be set (macOS, Linux without setpriv): a tiny shell that
+ * checks every second whether this process still lives and, once it is gone (even by kill -9),
+ * kills the browser's group. Stopped when the browser is disposed normally.
+ */
+function startWatchdog(browserPid: number, grouped: boolean): (() => void) | undefined {
+  if (process.platform === 'win32' || !existsSync('/bin/sh')) return undefined
+  const target = grouped ? `-${browserPid}` : String(browserPid)
+  const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; kill -KILL ${target} 2>/dev/null`
+  try {
+    const watchdog = Bun.spawn(['/bin/sh', '-c', script], {
+      stdin: 'ignore',
+      stdout: 'ignore',
+      stderr: 'ignore',
+    })
+    watchdog.unref()
+    return () => watchdog.kill('SIGKILL')
+  } catch {
+    return undefined
+  }
 }
 
 /** Browsers started by this process, killed (with their process group) however it exits. */
@@ -191,7 +221,7 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Launch
       ? // Windows keeps profile files locked for a moment after exit.
         rm(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 })
       : Promise.resolve()
-  const prefix = wrapper()
+  const { prefix, pdeath } = wrapper(options.parentDeathSignal !== false)
   const grouped = prefix.some((p) => p.endsWith('setsid'))
   let child: ReturnType<typeof Bun.spawn<'ignore', 'ignore', 'pipe'>>
   try {
@@ -201,6 +231,7 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Launch
     throw new DriverError('LAUNCH_FAILED', `Cannot start ${executable}: ${(error as Error).message}`)
   }
   const pid = child.pid
+  const stopWatchdog = pdeath ? undefined : startWatchdog(pid, grouped)
   installExitHook()
   live.set(pid, { grouped })
   if (options.pidFile) writeFileSync(options.pidFile, JSON.stringify({ pid, userDataDir, temporary }))
@@ -217,6 +248,7 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Launch
     clearTimeout(forceKill)
     // Helpers (renderers, zygote) of the group that outlived the browser go too.
     killTree(pid, grouped, 'SIGKILL')
+    stopWatchdog?.()
     live.delete(pid)
     if (options.pidFile) rmSync(options.pidFile, { force: true })
     await removeProfile()
