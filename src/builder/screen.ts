@@ -221,7 +221,8 @@ function namesOf(
   element: UiElement,
   skipOwnName = false,
 ): { label: string; names: string[]; nameSources: Record<string, string> } {
-  const own = skipOwnName || placeholderLike(element) ? '' : element.name
+  // "[F]" (a title giving the access key) names nothing a person would call the box.
+  const own = skipOwnName || placeholderLike(element) || !/\p{L}{2}/u.test(element.name) ? '' : element.name
   const hint = element.placeholder ?? (placeholderLike(element) ? element.name : '')
   const column = columnHeader(index, element)
   // In a grid, the text before a cell's box belongs to the row or the previous column.
@@ -255,6 +256,7 @@ function captionBefore(index: TreeIndex, element: UiElement): string {
   const at = index.order.get(element)!
   const above = new Set(ancestors(index, element))
   let passed = 0
+  let colon = false
   for (let i = at - 1, steps = 0; i >= 0 && steps < 12; i--) {
     const e = index.all[i]!
     if (above.has(e) || e.role === 'option' || insideControl(index, e)) continue
@@ -263,7 +265,16 @@ function captionBefore(index: TreeIndex, element: UiElement): string {
       if (++passed > 1) return ''
       continue
     }
-    // A bare ":" after a "Markup style" link belongs to that link.
+    // A bare ":" after a "Markup style" link makes the link a caption.
+    if (e.role === 'text' && !/[\p{L}\p{N}]/u.test(e.name)) {
+      colon ||= e.name.includes(':')
+      continue
+    }
+    // Any other link or button in between (or text inside one): what comes before it is its own.
+    const action = ACTION_ROLES.has(e.role)
+      ? e
+      : ancestors(index, e).find((a) => !above.has(a) && ACTION_ROLES.has(a.role))
+    if (action && !(action.role === 'link' && colon)) return ''
     if (!CAPTION_ROLES.has(e.role) || !/[\p{L}\p{N}]/u.test(e.name)) continue
     const sentences = e.name
       .split(/(?<=[.?!:])\s+/)

@@ -62,6 +62,15 @@ describe('fields are named the way a person reads the screen', () => {
     }
   })
 
+  test('DokuWiki’s search box: named “[F]” by its title, found by its placeholder, never by the “Log In” link before it', async () => {
+    expect(await labels('dokuwiki-start')).toEqual(['text:Search'])
+    for (const key of ['q', 'query', 'term']) {
+      const mapped = await mapOn('dokuwiki-start', { [key]: 'install' })
+      expect(mapped.transcript.questions).toEqual([])
+      expect(stepFor(mapped, key)).toMatchObject({ kind: 'fill', name: 'Fill “Search”', value: `{{${key}}}` })
+    }
+  })
+
   test('boxes in a table are named by their column header', async () => {
     expect(await labels('combobox-and-grid')).toEqual([
       'select:Assignee',

@@ -14,6 +14,7 @@ export type Recorded =
   | 'fossil-wikinew'
   | 'fossil-tktedit'
   | 'adminer-login'
+  | 'dokuwiki-start'
   | 'profile-form'
   /** profile-form as the browser driver reported it before it said `inputType` (kept, not re-recorded). */
   | 'profile-form-unmarked-date'

@@ -47,6 +47,12 @@ const adminer = Bun.spawn(['php', '-S', `127.0.0.1:${adminerPort}`, '-t', '/usr/
   stdout: 'ignore',
   stderr: 'ignore',
 })
+// DokuWiki (Debian's dokuwiki), a wiki: its start page, whose search box has only a placeholder and a title.
+const wikiPort = 20_000 + Math.floor(Math.random() * 20_000)
+const wiki = Bun.spawn(['php', '-S', `127.0.0.1:${wikiPort}`, '-t', '/usr/share/dokuwiki'], {
+  stdout: 'ignore',
+  stderr: 'ignore',
+})
 const patterns = Bun.serve({
   hostname: '127.0.0.1',
   port: 0,
@@ -96,6 +102,9 @@ try {
   await waitFor(`http://127.0.0.1:${adminerPort}/adminer.php`, Date.now() + 10_000)
   const adminerOrigin = `http://127.0.0.1:${adminerPort}`
   await save('adminer-login', `${adminerOrigin}/adminer.php`, adminerOrigin)
+  await waitFor(`http://127.0.0.1:${wikiPort}/doku.php`, Date.now() + 10_000)
+  const wikiOrigin = `http://127.0.0.1:${wikiPort}`
+  await save('dokuwiki-start', `${wikiOrigin}/doku.php?id=start`, wikiOrigin)
   const fossilOrigin = `http://127.0.0.1:${fossilPort}`
   await save('fossil-tktnew', `${fossilOrigin}/tktnew`, fossilOrigin)
   await save('fossil-wikinew', `${fossilOrigin}/wikinew`, fossilOrigin)
@@ -106,7 +115,8 @@ try {
   await driver.stop()
   fossil.kill()
   adminer.kill()
-  await Promise.all([fossil.exited, adminer.exited])
+  wiki.kill()
+  await Promise.all([fossil.exited, adminer.exited, wiki.exited])
   await patterns.stop(true)
   rmSync(dir, { recursive: true, force: true })
 }
