@@ -27,6 +27,12 @@ export const ROLE_MAP: Record<string, UiRole> = {
   gridcell: 'cell',
   columnheader: 'columnheader',
   rowheader: 'rowheader',
+  // A description list (<dl>) is label/value pairs: each term is a header, each detail its value,
+  // kept apart so a record page's "Title  Groceries" reads as two things, not one run of text.
+  term: 'rowheader',
+  DescriptionListTerm: 'rowheader',
+  definition: 'cell',
+  DescriptionListDetail: 'cell',
   list: 'list',
   listitem: 'listitem',
   tree: 'tree',
