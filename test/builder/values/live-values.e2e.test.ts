@@ -15,6 +15,7 @@ import { mapFields } from '../../../src/builder/map-fields.ts'
 import { BuildSession } from '../../../src/builder/session.ts'
 import type { Automation, Step } from '../../../src/protocol/automation.ts'
 import { optionLabelled, type Reply, scriptedIO } from '../scripted-io.ts'
+import { ensureDebianPackage } from './ensure-package.ts'
 import { PAGES } from './snapshots/pages.ts'
 
 /** Appended to each pattern page: the form's values as JSON, and a typeahead for ARIA comboboxes. */
@@ -59,6 +60,7 @@ let patterns: ReturnType<typeof Bun.serve>
 let driver: BrowserDriver
 
 beforeAll(async () => {
+  await ensureDebianPackage('/usr/bin/fossil', 'fossil')
   dir = mkdtempSync(join(tmpdir(), 'live-values-'))
   const repo = join(dir, 'repo.fossil')
   const env = { ...process.env, USER: 'tester' }
@@ -95,7 +97,7 @@ beforeAll(async () => {
     if (Date.now() > deadline) throw new Error('fossil did not start')
     await Bun.sleep(50)
   }
-})
+}, 180_000)
 
 afterAll(async () => {
   await driver?.stop()

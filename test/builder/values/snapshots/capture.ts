@@ -1,7 +1,9 @@
 // Re-records the snapshots of the value-mapping tests, with the real browser driver:
 //   bun test/builder/values/snapshots/capture.ts
-// Pages: fossil's own forms (Debian's `fossil`, started here on a throwaway repository) and the
-// widget patterns real apps use for dates, booleans, choices and unlabelled boxes (pages.ts).
+// Pages: fossil's own forms (Debian's `fossil`, started here on a throwaway repository), Adminer's
+// sign-in and DokuWiki's start page (Debian's `adminer` and `dokuwiki`, served by `php -S` from
+// `php-cli`), and the widget patterns real apps use for dates, booleans, choices and unlabelled
+// boxes (pages.ts). apt-get install -y --no-install-recommends fossil adminer dokuwiki php-cli
 // Volatile parts (window id, port, capture time, refs) are replaced so the files only change
 // when the element model or the apps do.
 import { mkdtempSync, rmSync } from 'node:fs'
