@@ -20,6 +20,11 @@ beforeAll(async () => {
       const path = new URL(request.url).pathname
       const page =
         path === '/tickets' ? 'tickets.html' : /^\/tickets\/\d+$/.test(path) ? 'ticket.html' : undefined
+      if (path === '/leave')
+        return new Response(
+          '<!doctype html><title>Leave</title><a id="out" href="http://partner.example/offer">Partner offer</a>',
+          { headers: { 'content-type': 'text/html' } },
+        )
       if (!page) return new Response('not found', { status: 404 })
       return new Response(Bun.file(join(PAGES, page)), { headers: { 'content-type': 'text/html' } })
     },
@@ -117,6 +122,25 @@ describe('reading what real apps show', () => {
     )
     expect(run.error).toMatchObject({ code: 'ACTION_FAILED', step: 'Owners' })
     expect(run.error?.message).toContain('"Ticket #", "Sujet", "État"')
+  })
+})
+
+describe('staying inside the app', () => {
+  test('a click on a link to another site fails the step with NAVIGATION_BLOCKED and the window stays', async () => {
+    const run = await runAutomation(
+      driver,
+      automation([
+        { kind: 'navigate', name: 'Open the page', url: '/leave' },
+        { kind: 'click', name: 'Follow the partner link', target: id('out') },
+      ]),
+      {},
+      {},
+      { screenshots: false },
+    )
+    expect(run.error).toMatchObject({ code: 'NAVIGATION_BLOCKED', step: 'Follow the partner link' })
+    expect(run.error?.message).toContain('http://partner.example/offer')
+    const windows = await driver.listWindows()
+    expect(windows.map((w) => w.url)).toContain(`${base}/leave`)
   })
 })
 
