@@ -139,7 +139,12 @@ async function breakTie(
 }
 
 /** How an automation finds the app again: its address for a browser tab, else process and title. */
+/**
+ * How a run opens the app: at the address its window was launched at (its start state), never
+ * where the last build or run left it (a results page, another site); else the window's address.
+ */
 export function appSpecOf(window: WindowInfo): AppSpec {
+  if (window.startUrl && /^(https?|file):/.test(window.startUrl)) return { url: window.startUrl }
   if (window.url && /^(https?|file):/.test(window.url)) return { url: window.url }
   return { processName: window.app, titleContains: window.title }
 }

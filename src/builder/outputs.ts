@@ -4,7 +4,7 @@
 // choose-outputs.ts.
 import { indexTree } from '../automation/index.ts'
 import { collapse } from '../automation/text-match.ts'
-import type { Step } from '../protocol/automation.ts'
+import type { Selector, Step } from '../protocol/automation.ts'
 import type { UiElement, UiRole } from '../protocol/elements.ts'
 import type { Ending } from './classify.ts'
 import { extractPattern, generaliseText, idLikeTokens } from './generalise.ts'
@@ -32,7 +32,8 @@ export function isTypeSpec(value: unknown): value is { $type: string } {
 const NOT_VALUES = new Set<UiRole>(['button', 'link', 'textbox', 'combobox', 'option', 'checkbox', 'radio'])
 const norm = (text: string) => collapse(text).toLowerCase()
 
-type ReadStep = Extract<Step, { kind: 'read' }>
+/** The builder's reads always point at an element (reads of the URL or rows are built elsewhere). */
+type ReadStep = Extract<Step, { kind: 'read' }> & { target: Selector }
 
 /** Read steps for the keys of `expect` the ending shows, and the keys it does not. */
 export function expectedReads(

@@ -119,6 +119,8 @@ export const WindowInfo = Type.Object({
   app: Type.String(),
   kind: Type.Union([Type.Literal('window'), Type.Literal('tab')]),
   url: Type.Optional(Type.String()),
+  /** Where the app in this window starts (the address it was launched at), when the driver knows. */
+  startUrl: Type.Optional(Type.String()),
 })
 export type WindowInfo = Static<typeof WindowInfo>
 

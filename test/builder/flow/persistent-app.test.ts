@@ -139,9 +139,6 @@ const secrets = { secretNames: ['username', 'password'], secrets: { username: 'a
 const count = (title: string) => notes.filter((n) => n.title === title).length
 
 async function build(request: BuildRequest) {
-  // TODO(start state): the desktop's window is put back on the app's home first; the agent does
-  // not yet tell the builder a tab's start address (see the closing note).
-  await driver.launch({ url: base })
   const script = scriptedIO()
   const port = localDesktop(driver)
   const result: BuildResult = await buildAutomation(port, script.io, request)
@@ -254,7 +251,6 @@ describe('an app that keeps its data, behind a sign-in', () => {
 
   test('a note found in a table by its title is changed through its own row’s Edit', async () => {
     const reply = { kind: 'choose_outputs' as const, answer: () => [] as string[] }
-    await driver.launch({ url: base })
     const script = scriptedIO([reply])
     const result = await buildAutomation(localDesktop(driver), script.io, {
       prompt: 'Change the text of the note titled like the given title',

@@ -35,6 +35,8 @@ export interface BrowserDriverOptions extends LaunchOptions {
 interface TabApp {
   origin: string
   allowed: Set<string>
+  /** The address the tab was launched at: the app's start state. */
+  startUrl?: string
 }
 
 /** Names every browser resolves without asking anyone (see hostResolverRules). */
@@ -172,7 +174,13 @@ export class BrowserDriver implements Driver {
   }
 
   async listWindows(): Promise<WindowInfo[]> {
-    return this.registry().list()
+    // A launched tab says where its app starts, so a build starts there, not where the last one left it.
+    return this.registry()
+      .list()
+      .map((w) => {
+        const startUrl = this.apps.get(w.id)?.startUrl
+        return startUrl ? { ...w, startUrl } : w
+      })
   }
 
   async launch(app: AppSpec): Promise<WindowInfo> {
@@ -207,7 +215,7 @@ export class BrowserDriver implements Driver {
       ours.find((w) => !appOf(w.id) && w.url === 'about:blank')?.id ??
       (await tabs.open())
     this.own.add(targetId)
-    this.apps.set(targetId, { origin, allowed })
+    this.apps.set(targetId, { origin, allowed, startUrl: app.url })
     // Tabs of ours left on other sites by earlier builds or runs are closed; other apps' windows stay.
     for (const stray of ours) {
       if (stray.id === targetId || !stray.url || stray.url === 'about:blank') continue
