@@ -4,6 +4,7 @@ import { builds, samples } from '../../src/db/schema/index.ts'
 import { recomputeStability } from '../../src/modules/jobs/stability.ts'
 import { cli, eventually } from '../helpers/cli.ts'
 import { liveJob } from '../helpers/live-job.ts'
+import { tempDir } from '../helpers/temp-dir.ts'
 import { startTestServer, type TestServer, teachBody } from '../helpers/test-server.ts'
 
 let s: TestServer
@@ -117,5 +118,35 @@ describe('deskhook jobs delete', () => {
     })
     expect(polled.error.code).toBe('JOB_DELETED')
     expect((await cli(['jobs', 'list', '--json', '--data', s.dataDir])).stdout).not.toContain('/cli-hk/live')
+  })
+})
+
+describe('deskhook jobs delete while the server is down', () => {
+  test('the queued runs end cancelled as soon as the server starts', async () => {
+    const dir = tempDir()
+    try {
+      const first = await startTestServer({}, { dataDir: dir.path })
+      const key = first.key
+      await liveJob(first, 'POST', '/cli-hk/offline')
+      const queued = await (await first.call('/cli-hk/offline?async=1', { method: 'POST', json: {} })).json()
+      await first.close()
+
+      const r = await cli(['jobs', 'delete', 'POST', '/cli-hk/offline', '--yes', '--data', dir.path])
+      expect(r.stdout).toContain('1 queued run(s) will end cancelled')
+
+      const second = await startTestServer({}, { dataDir: dir.path })
+      try {
+        // No desktop is online: only the start-up check can end it.
+        const polled = await eventually(async () => {
+          const body = await (await second.call(queued.resultPath, { key })).json()
+          return body.status === 'cancelled' && body
+        })
+        expect(polled.error.code).toBe('JOB_DELETED')
+      } finally {
+        await second.close()
+      }
+    } finally {
+      dir.remove()
+    }
   })
 })

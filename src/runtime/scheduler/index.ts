@@ -78,6 +78,8 @@ export class Scheduler {
 
   start(): void {
     for (const row of queuedExecutions(this.ctx)) this.#queues.push(row.jobId, { seq: row.seq, id: row.id })
+    // Jobs deleted (by the CLI) while the server was down: their runs end now, not when a desktop frees.
+    for (const jobId of this.#queues.jobsByAge()) this.#dropIfDeleted(jobId)
     this.#recovery.start()
     this.notify()
   }
