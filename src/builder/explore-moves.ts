@@ -78,6 +78,8 @@ export function moveScore(reading: PromptReading, name: string): number {
   for (const s of reading.object) if (have.has(s)) score += 1
   for (const s of reading.names) if (have.has(s) && !reading.object.includes(s)) score += 1
   if (reading.verb && have.has(reading.verb)) score += 0.75
+  // What the task returns often names the record ("return the ticket id" → the Tickets page).
+  for (const s of returnedThings(reading)) if (have.has(s) && !reading.taskStems.includes(s)) score += 0.5
   for (const s of reading.taskStems)
     if (have.has(s) && !reading.object.includes(s) && !reading.names.includes(s) && s !== reading.verb)
       score += 0.5
@@ -126,6 +128,14 @@ function nested(path: string, value: unknown): Record<string, unknown> {
       (inner, key, i, all) => ({ [key]: i === all.length - 1 ? value : inner }),
       {},
     )
+}
+
+/** Stems of the returned things' nouns, without the words for ids and numbers. */
+function returnedThings(reading: PromptReading): string[] {
+  const generic = new Set(stems('id number no ref reference code key value values url link address'))
+  return [
+    ...new Set(reading.returns.flatMap((words) => stems(words.join(' ')).filter((s) => !generic.has(s)))),
+  ]
 }
 
 export function indexOf(root: UiElement): TreeIndex {

@@ -6,13 +6,37 @@ import { indexTree } from '../automation/index.ts'
 import type { Step } from '../protocol/automation.ts'
 import type { UiElement } from '../protocol/elements.ts'
 import type { Ending } from './classify.ts'
+import type { PromptReading } from './prompt.ts'
 import { designSelector } from './selector-design.ts'
+import { speaksForItself } from './submit.ts'
 
 const CONFIRM_QUESTION =
   /\b(are you sure|do you (really )?want|really|confirm|cannot be undone|can't be undone|proceed\?|continue\?)\b/i
 const CONFIRM_BUTTON =
   /^(ok|okay|yes|confirm|continue|proceed|delete|remove|save|submit|i'?m sure|yes,? .*)$/i
 const DECLINE_BUTTON = /^(cancel|no|back|close|keep|abort)$/i
+
+/**
+ * A second send: the first button showed a preview (or a review page) and a button that really
+ * sends it appeared ("Submit", "Create ticket"). Fossil's new-ticket form works this way.
+ */
+export function secondSend(ending: Ending, sentWith: string, reading: PromptReading): UiElement | undefined {
+  if (ending.kind !== 'screen') return undefined
+  const fresh = ending.appeared.filter(
+    (e) =>
+      e.role === 'button' && e.name.trim() !== '' && e.name !== sentWith && speaksForItself(e.name, reading),
+  )
+  const names = new Set(fresh.map((b) => b.name.trim()))
+  return names.size === 1 ? fresh[0] : undefined
+}
+
+export function sendStep(after: UiElement, button: UiElement): Step {
+  return {
+    kind: 'click',
+    name: `Click “${button.name}”`,
+    target: designSelector(after, button, `the “${button.name}” button`),
+  }
+}
 
 /** The button that confirms an "Are you sure?" dialog, when the ending is one. */
 export function confirmationButton(ending: Ending): UiElement | undefined {

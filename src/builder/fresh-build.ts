@@ -7,7 +7,7 @@ import { classifyEnding, type Ending } from './classify.ts'
 import { branchStep, compose, dismissStep, type Plan, scenarioFor } from './compose.ts'
 import type { BuildResult, SampleSpec } from './contract.ts'
 import { type Explored, explore, NoFormFound } from './explore.ts'
-import { confirmationButton, confirmStep, resultLink } from './follow-through.ts'
+import { confirmationButton, confirmStep, resultLink, secondSend, sendStep } from './follow-through.ts'
 import { inputTexts, nameFromMessage, successName } from './generalise.ts'
 import { type InputLeaf, inputLeaves, unusableKeys } from './input-leaves.ts'
 import { appSpecOf, locateWindow } from './locate-window.ts'
@@ -55,7 +55,8 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
   try {
     explored = await explore(session, app, leaves, reading)
   } catch (error) {
-    if (!(error instanceof NoFormFound)) throw error
+    // A record opened by its address is for reading or changing it; a new one needs a form.
+    if (!(error instanceof NoFormFound) || !lookingUp(reading)) throw error
     route = await findUrlRoute(session, app, error.seen, leaves, error.prelude)
     if (!route) throw error
   }
@@ -104,24 +105,32 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
   let ending = classifyEnding(observed.before.root, observed.after.root, fieldElements, inputs)
   const expect = nonEmpty(sample.expect)
   // Confirm an "Are you sure?", or open the record a search found when what to return is there.
-  for (let hop = 0; ending && hop < 2; hop++) {
+  for (let hop = 0; ending && hop < 3; hop++) {
     const confirm = confirmationButton(ending)
+    const send = confirm ? undefined : secondSend(ending, submitLabel, reading)
     const missing =
       expect !== undefined &&
       expectedReads({ ending, after: observed.after.root, inputs, reading, submitLabel }, expect).missing
         .length > 0
-    const open = !confirm && missing ? resultLink(ending, observed.after.root, textValues(leaves)) : undefined
-    const next = confirm ? confirmStep(observed.after.root, confirm) : open?.step
+    const open =
+      !confirm && !send && missing ? resultLink(ending, observed.after.root, textValues(leaves)) : undefined
+    const next = confirm
+      ? confirmStep(observed.after.root, confirm)
+      : send
+        ? sendStep(observed.after.root, send)
+        : open?.step
     if (!next) break
     session.progress(
       'observe',
       confirm
         ? `“${submitLabel}” asks “${ending.message}”; the job confirms with “${confirm.name}”`
-        : `What to return is not on the results; the job opens the result “${open!.value}” (the link named by the input)`,
+        : send
+          ? `“${submitLabel}” showed a preview with a “${send.name}” button that sends it; the job presses it`
+          : `What to return is not on the results; the job opens the result “${open!.value}” (the link named by the input)`,
     )
     fillSteps.push(submitStep)
     submitStep = next
-    submitLabel = confirm ? confirm.name : open!.value
+    submitLabel = confirm ? confirm.name : send ? send.name : open!.value
     observed = await submitAndObserve(session, next, sample.input)
     ending = classifyEnding(observed.before.root, observed.after.root, [], inputs)
   }

@@ -69,7 +69,29 @@ function toPattern(parts: Piece[]): string {
 
 /** "C-1042" → "C-\d+": the shape of a generated value. */
 export function generaliseToken(token: string): string {
-  return escapeRegex(token).replace(/\d+/g, '\\d+')
+  // Each letter-and-digit run on its own: "C-1042" keeps its "C-", a hash keeps its letters.
+  return token
+    .split(/([A-Za-z0-9]+)/)
+    .map((part, i) => (i % 2 === 1 ? generaliseRun(part) : escapeRegex(part)))
+    .join('')
+}
+
+/**
+ * A run of letters and digits as it varies between records: a hex hash ("bc3533e9db") as hex of
+ * about that length, a random mix ("x7Kp2Q") as letters and digits, a prefixed number
+ * ("INC0012", "HD20481") with its letters kept and its digits free.
+ */
+function generaliseRun(run: string): string {
+  const digits = /\d/.test(run)
+  const letters = /[A-Za-z]/.test(run)
+  if (!digits) return escapeRegex(run)
+  if (letters && run.length >= 6 && /^[0-9a-f]+$/i.test(run))
+    return `[0-9a-fA-F]{${Math.min(6, run.length)},}`
+  const switches = run
+    .split('')
+    .filter((c, i, all) => i > 0 && /\d/.test(c) !== /\d/.test(all[i - 1]!)).length
+  if (letters && switches >= 2 && run.length >= 6) return `[A-Za-z0-9]{${Math.min(6, run.length)},}`
+  return escapeRegex(run).replace(/\d+/g, '\\d+')
 }
 
 /**

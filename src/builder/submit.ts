@@ -51,7 +51,7 @@ export function buttonsNear(root: UiElement, fields: UiElement[]): UiElement[] {
 }
 
 /** Whether taking this button without asking is safe: a clear submit word, or the task's own words. */
-function speaksForItself(name: string, reading: PromptReading): boolean {
+export function speaksForItself(name: string, reading: PromptReading): boolean {
   const words = stems(name)
   const clear = words.some((w) => SUBMIT.has(w) && !DOUBTFUL.has(w))
   const task = words.some((w) => reading.taskStems.includes(w) && !reading.names.includes(w))

@@ -21,7 +21,11 @@ export interface UrlRoute {
 }
 
 const MAX_TRIES = 4
-const NOT_FOUND = /\b(not found|no such|does not exist|doesn[’']t exist|unknown|invalid|error 404|404)\b/i
+const NOT_FOUND =
+  /\b(not found|no such|does not exist|doesn[’']t exist|unknown|invalid|error|404|bad request|cannot|can[’']t|could not|unable)\b/i
+/** Keys that name a record: only their values are put into an address as words. */
+const NAMES_A_RECORD =
+  /(^|[^a-z])(id|ids|key|ref|reference|code|number|no|num|nr|slug|page|name|title|handle|uuid|hash)$/i
 
 type Shape = 'digits' | 'hex' | 'code' | 'word'
 
@@ -61,6 +65,8 @@ export function urlPatterns(screens: Snapshot[], leaves: InputLeaf[], appUrl: st
     const value = String(leaf.value)
     const shape = shapeOf(value)
     if (!shape) continue
+    // "defect" in a `type` is a category, not a record: words only go where the key names a record.
+    if (shape === 'word' && !NAMES_A_RECORD.test(leaf.key.replace(/([a-z])([A-Z])/g, '$1 $2'))) continue
     const placeholder = `{{${leaf.path}}}`
     for (const href of hrefs) {
       const url = safeUrl(href, appUrl)
@@ -141,7 +147,7 @@ export async function findUrlRoute(
     const elapsedMs = Math.round(performance.now() - started)
     const text = visibleText(after.root)
     const shows = text.includes(value) || (after.window.title ?? '').includes(value)
-    if (shows && !NOT_FOUND.test(text.slice(0, 400))) {
+    if (shows && !NOT_FOUND.test(`${after.window.title} ${text.slice(0, 400)}`)) {
       session.progress(
         'explore',
         `Opening ${relative} shows the record (it has “${value}”): the job opens “${pattern.template}”`,

@@ -170,3 +170,15 @@ describe('records reached by their address', () => {
     ]).toEqual(['digits', 'hex', 'code', 'word', undefined])
   })
 })
+
+describe('ids keep their letters when generalised', () => {
+  test('a hex hash stays hex, a random mix stays letters and digits, prefixes stay', async () => {
+    const { generaliseToken } = await import('../../../src/builder/generalise.ts')
+    const hash = new RegExp(`^${generaliseToken('bc3533e9db0fde6eb541776ffd62e54836f14522')}$`)
+    expect(hash.test('61616ae6ca6e9933a5fee5c53ff2584a8ed45e86')).toBe(true)
+    expect(hash.test('Watchers')).toBe(false)
+    expect(new RegExp(`^${generaliseToken('x7Kp2Q9')}$`).test('Ab3dE9f')).toBe(true)
+    expect(generaliseToken('HD-20481')).toBe('HD-\\d+')
+    expect(generaliseToken('INC0012')).toBe('INC\\d+')
+  })
+})
