@@ -70,10 +70,8 @@ export function moveScore(reading: PromptReading, name: string): number {
   if (have.size === 0) return 0
   // "New note" is no way to change a note, nor "Delete" a way to create one.
   const families = new Set(splitWords(name).flatMap((w) => actionOf(w) ?? []))
-  const opposed = [...families].some(
-    (f) => RIVALS.has(f) && RIVALS.has(reading.verb ?? '') && f !== reading.verb,
-  )
-  if (opposed) return 0
+  const rivals = RIVALS.get(reading.verb ?? '')
+  if (rivals && [...families].some((f) => rivals.has(f))) return 0
   let score = 0
   for (const s of reading.object) if (have.has(s)) score += 1
   for (const s of reading.names) if (have.has(s) && !reading.object.includes(s)) score += 1
@@ -87,8 +85,17 @@ export function moveScore(reading: PromptReading, name: string): number {
 }
 
 const ROW_ROLES = new Set(['row', 'listitem', 'treeitem'])
-/** Action families that exclude each other: a control of one is never the way to do another. */
-const RIVALS = new Set(['create', 'edit', 'delete'].map((w) => actionOf(w)!))
+/**
+ * Actions that are never the way to another: "New ticket" for a lookup or a change, "Edit" for
+ * a lookup, "Delete" for anything but deleting. (A search is fine on the way to a change.)
+ */
+const family = (w: string) => actionOf(w)!
+const RIVALS = new Map<string, Set<string>>([
+  [family('find'), new Set([family('create'), family('edit'), family('delete')])],
+  [family('create'), new Set([family('edit'), family('delete')])],
+  [family('edit'), new Set([family('create'), family('delete')])],
+  [family('delete'), new Set([family('create'), family('edit')])],
+])
 
 /**
  * For a control inside a table row (or list item) that shows one of the sample's values: a

@@ -9,7 +9,10 @@ import type { Ending } from './classify.ts'
 import type { PromptReading } from './prompt.ts'
 import { designSelector } from './selector-design.ts'
 import { speaksForItself } from './submit.ts'
+import { counterpart } from './ui-diff.ts'
 
+/** Buttons that start over rather than send: "New customer", "Add another". */
+const ANOTHER = /\b(new|another|again|more)\b/i
 const CONFIRM_QUESTION =
   /\b(are you sure|do you (really )?want|really|confirm|cannot be undone|can't be undone|proceed\?|continue\?)\b/i
 const CONFIRM_BUTTON =
@@ -20,11 +23,24 @@ const DECLINE_BUTTON = /^(cancel|no|back|close|keep|abort)$/i
  * A second send: the first button showed a preview (or a review page) and a button that really
  * sends it appeared ("Submit", "Create ticket"). Fossil's new-ticket form works this way.
  */
-export function secondSend(ending: Ending, sentWith: string, reading: PromptReading): UiElement | undefined {
-  if (ending.kind !== 'screen') return undefined
+export function secondSend(
+  ending: Ending,
+  sentWith: string,
+  reading: PromptReading,
+  after: UiElement,
+  fields: UiElement[],
+): UiElement | undefined {
+  if (ending.kind !== 'screen' || fields.length === 0) return undefined
+  // A preview keeps the form on screen; a success page ("Customer created", "New customer") does not.
+  const kept = fields.filter((f) => counterpart(after, f) !== undefined).length
+  if (kept * 2 < fields.length) return undefined
   const fresh = ending.appeared.filter(
     (e) =>
-      e.role === 'button' && e.name.trim() !== '' && e.name !== sentWith && speaksForItself(e.name, reading),
+      e.role === 'button' &&
+      e.name.trim() !== '' &&
+      e.name !== sentWith &&
+      !ANOTHER.test(e.name) &&
+      speaksForItself(e.name, reading),
   )
   const names = new Set(fresh.map((b) => b.name.trim()))
   return names.size === 1 ? fresh[0] : undefined

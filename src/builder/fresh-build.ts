@@ -107,7 +107,9 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
   // Confirm an "Are you sure?", or open the record a search found when what to return is there.
   for (let hop = 0; ending && hop < 3; hop++) {
     const confirm = confirmationButton(ending)
-    const send = confirm ? undefined : secondSend(ending, submitLabel, reading)
+    const send = confirm
+      ? undefined
+      : secondSend(ending, submitLabel, reading, observed.after.root, fieldElements)
     const missing =
       expect !== undefined &&
       expectedReads({ ending, after: observed.after.root, inputs, reading, submitLabel }, expect).missing

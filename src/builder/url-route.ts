@@ -74,7 +74,9 @@ export function urlPatterns(screens: Snapshot[], leaves: InputLeaf[], appUrl: st
       const segments = url.pathname.split('/')
       segments.forEach((segment, i) => {
         const decoded = safeDecode(segment)
-        const direct = decoded === value
+        // An app may link a record by its id abbreviated (fossil shows 10 of a hash's 40 digits).
+        const direct =
+          decoded === value || (shape === 'hex' && decoded.length >= 8 && value.startsWith(decoded))
         // A path segment of words ("wiki", "tickets") is the app's own; only ids are swapped by shape.
         if (
           direct ||
@@ -102,7 +104,8 @@ export function urlPatterns(screens: Snapshot[], leaves: InputLeaf[], appUrl: st
 }
 
 function similarLength(a: string, b: string, shape: Shape): boolean {
-  return shape === 'word' || shape === 'code' || Math.abs(a.length - b.length) <= Math.max(2, b.length / 2)
+  if (shape === 'word' || shape === 'code' || shape === 'hex') return true
+  return Math.abs(a.length - b.length) <= Math.max(2, b.length / 2)
 }
 
 /**
