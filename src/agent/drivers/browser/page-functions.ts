@@ -91,13 +91,28 @@ export function selectNative(this: Node, wanted: string[]): SelectOutcome {
   const options = Array.from(this.options)
   const norm = (s: string) => s.replace(/\s+/g, ' ').trim()
   const fold = (s: string) => norm(s).normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+  // Last resort: the one option that has the caller's word as one of its words ("feature" is
+  // "Feature_Request", "bug" is "Bug report"); two such options are no answer.
+  const words = (s: string) =>
+    s
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean)
+      .map(fold)
+  const onlyOptionWithWord = (value: string): HTMLOptionElement | undefined => {
+    const word = fold(value)
+    if (!/^[\p{L}\p{N}]+$/u.test(word)) return undefined
+    const hits = options.filter((o) => words(o.label).includes(word) || words(o.value).includes(word))
+    return hits.length === 1 ? hits[0] : undefined
+  }
   const picked: HTMLOptionElement[] = []
   for (const value of wanted) {
     const option =
       options.find((o) => o.value === value) ??
       options.find((o) => norm(o.label) === norm(value)) ??
       options.find((o) => fold(o.label) === fold(value)) ??
-      options.find((o) => fold(o.value) === fold(value))
+      options.find((o) => fold(o.value) === fold(value)) ??
+      onlyOptionWithWord(value)
     if (!option) return { status: 'missing', wanted: value, available: options.map((o) => norm(o.label)) }
     picked.push(option)
   }

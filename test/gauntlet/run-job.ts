@@ -1,0 +1,114 @@
+// Teaches one gauntlet job end to end over HTTP only, as a person would: teaching call(s), poll
+// the build, answer its questions from the owner's answer sheet, promote, then two live calls
+// with new inputs whose answers and effects on the app are checked.
+import { cli, eventually } from '../helpers/cli.ts'
+import type { TestServer } from '../helpers/test-server.ts'
+import { teachBody } from '../helpers/test-server.ts'
+import type { GauntletJob, RunningApp } from './types.ts'
+
+export interface JobOutcome {
+  app: string
+  job: string
+  /** 'passed', or where it failed: "build: CODE message", "live 2: …". */
+  outcome: string
+  questions: string[]
+  buildSeconds: number
+  liveCorrect: number
+  /** The last progress lines of a failed build (what it tried). */
+  trail: string[]
+}
+
+interface BuildView {
+  status: string
+  question: { id: string; kind: string; text: string; options: { value: string; label: string }[] } | null
+  progress: { stage: string; message: string }[]
+  error: { code: string; message: string } | null
+}
+
+export async function runJob<A extends RunningApp>(
+  s: TestServer,
+  app: A,
+  job: GauntletJob<A>,
+): Promise<JobOutcome> {
+  const out: JobOutcome = {
+    app: job.app,
+    job: job.name,
+    outcome: 'passed',
+    questions: [],
+    buildSeconds: 0,
+    liveCorrect: 0,
+    trail: [],
+  }
+  const started = performance.now()
+  let first = true
+  for (const sample of job.samples(app)) {
+    const envelope: Record<string, unknown> = first ? { prompt: job.prompt } : {}
+    if (sample.expect) envelope.expect = sample.expect
+    if (job.method !== 'POST') envelope.method = job.method
+    first = false
+    const res = await s.call(job.path, { method: 'POST', json: teachBody(envelope, sample.input) })
+    if (res.status !== 202) return fail(out, started, `teach: HTTP ${res.status} ${await res.text()}`)
+    const { buildId } = (await res.json()) as { buildId: string }
+    for (;;) {
+      const build = await eventually(async () => {
+        const b = (await (await s.call(`/_builds/${buildId}`)).json()) as BuildView
+        return ['succeeded', 'failed', 'waiting_for_answer'].includes(b.status) && b
+      }, 180_000)
+      if (build.status === 'succeeded') break
+      if (build.status === 'failed') {
+        out.trail = build.progress.slice(-8).map((p) => `[${p.stage}] ${p.message}`)
+        return fail(out, started, `build: ${build.error?.code} ${build.error?.message}`)
+      }
+      const question = build.question!
+      out.questions.push(question.kind)
+      const answer = job.answer?.(question as never)
+      if (answer === undefined) {
+        out.trail = build.progress.slice(-8).map((p) => `[${p.stage}] ${p.message}`)
+        return fail(
+          out,
+          started,
+          `question the owner did not expect: ${question.kind} “${question.text}” [${question.options.map((o) => o.label).join(' | ')}]`,
+        )
+      }
+      const answered = await s.call(`/_builds/${buildId}/answers`, {
+        method: 'POST',
+        json: { questionId: question.id, answer },
+      })
+      if (answered.status !== 200)
+        return fail(out, started, `answer: HTTP ${answered.status} ${await answered.text()}`)
+    }
+  }
+  out.buildSeconds = (performance.now() - started) / 1000
+  const promoted = await cli(['jobs', 'promote', job.method, job.path, '--data', s.dataDir])
+  if (promoted.code !== 0) return { ...out, outcome: `promote: ${promoted.stderr.trim()}` }
+  await eventually(async () => {
+    const { jobs } = (await (await s.call('/_jobs')).json()) as { jobs: { path: string; mode: string }[] }
+    return jobs.some((j) => j.path === job.path && j.mode === 'live')
+  }, 10_000)
+  const problems: string[] = []
+  for (const [i, call] of job.live(app).entries()) {
+    const res =
+      job.method === 'GET'
+        ? await s.call(`${job.path}?${new URLSearchParams(call.input as Record<string, string>)}`, {
+            method: 'GET',
+          })
+        : await s.call(job.path, { method: job.method, json: call.input })
+    const body = (await res.json()) as Record<string, unknown>
+    const wrong =
+      res.status !== 200 ? `HTTP ${res.status} ${JSON.stringify(body).slice(0, 300)}` : call.check(body)
+    if (wrong) problems.push(`live ${i + 1}: ${wrong}`)
+    else out.liveCorrect++
+  }
+  if (problems.length) out.outcome = problems.join('; ')
+  return out
+}
+
+function fail(out: JobOutcome, started: number, why: string): JobOutcome {
+  return { ...out, outcome: why, buildSeconds: (performance.now() - started) / 1000 }
+}
+
+/** The outcome as one table row (for the bench and for failing tests' messages). */
+export function row(o: JobOutcome): string {
+  const outcome = o.outcome.length > 120 ? `${o.outcome.slice(0, 117)}…` : o.outcome
+  return `| ${o.app} | ${o.job} | ${outcome.replaceAll('|', '\\|')} | ${o.questions.length}${o.questions.length ? ` (${o.questions.join(', ')})` : ''} | ${o.buildSeconds.toFixed(1)} | ${o.liveCorrect}/2 |`
+}

@@ -1,0 +1,26 @@
+// The gauntlet's shapes: third-party apps started by the harness, and the jobs a user would want
+// from each, with the answers the app's owner would give and the checks of the app's real state.
+import type { Question } from '../../src/protocol/questions.ts'
+
+export interface RunningApp {
+  name: string
+  /** Where the app starts (the agent's browser opens it there). */
+  url: string
+  stop(): Promise<void>
+}
+
+export interface GauntletJob<A extends RunningApp = RunningApp> {
+  app: string
+  name: string
+  method: 'POST' | 'GET' | 'PUT' | 'PATCH' | 'DELETE'
+  path: string
+  prompt: string
+  /** Teaching samples; `expect` where a user would give one. Test data they need is made by `before`. */
+  samples: (app: A) => { input: Record<string, unknown>; expect?: Record<string, unknown> }[]
+  /** The app owner's answer to a question, or undefined for a question the owner would not expect. */
+  answer?: (question: Question) => string | string[] | undefined
+  /** Two live calls with new inputs, each with a check of the answer and of the app's real state. */
+  live: (
+    app: A,
+  ) => { input: Record<string, unknown>; check: (result: Record<string, unknown>) => string | undefined }[]
+}
