@@ -1,0 +1,14 @@
+// Every gauntlet app with its jobs, for the bench (the test files run the same jobs, one app each).
+import { startFossil } from './apps/fossil.ts'
+import { fossilJobs } from './jobs/fossil-jobs.ts'
+import type { GauntletJob, RunningApp } from './types.ts'
+
+export interface GauntletApp {
+  name: string
+  start(): Promise<RunningApp>
+  jobs: GauntletJob<never>[]
+}
+
+export const GAUNTLET: GauntletApp[] = [
+  { name: 'fossil', start: startFossil, jobs: fossilJobs as GauntletJob<never>[] },
+]
