@@ -93,6 +93,14 @@ export async function locateWindow(
       scores: scores.map((s) => ({ window: s.window.title, score: s.score, matched: s.matched })),
     },
   )
+  // The desktop shows one app and the prompt names none: that is the app (a prompt rarely
+  // repeats a product's name: "Create an address book" in Radicale's web interface).
+  if (scores[0]!.score === 0 && windows.length === 1 && reading.namedApps.length === 0) {
+    session.progress('locate', `Using ${describeWindow(windows[0]!)}, the only window open`, {
+      window: windows[0]!.title,
+    })
+    return windows[0]!
+  }
   if (scores[0]!.score === 0)
     throw new BuildFailure(
       'APP_NOT_FOUND',
