@@ -93,6 +93,22 @@ export function findGenerated(
   ctx: OutputContext,
   key: string,
 ): { step: ReadStep; token: string; text: string } | undefined {
+  // An output named like an address ("address", "url", "link") is a whole URL the app showed
+  // (Radicale shows a new collection's URL in a read-only box after “URL:”), read as it is.
+  if (/(url|address|link|href)$/i.test(key)) {
+    const shown = (e: UiElement) => (e.role === 'textbox' ? (e.value ?? '') : e.name)
+    const urls = ctx.ending.appeared.filter((e) => /^https?:\/\/\S+$/.test(shown(e).trim()))
+    if (urls.length === 1) {
+      const element = urls[0]!
+      const step: ReadStep = {
+        kind: 'read',
+        name: `Read “${key}”`,
+        target: designPlaceSelector(ctx.after, element, `the address shown (“${shown(element)}”)`),
+        into: key,
+      }
+      return { step, token: shown(element), text: shown(element) }
+    }
+  }
   const keyStems = stems(key)
   let best: { element: UiElement; token: string; score: number } | undefined
   for (const element of ctx.ending.appeared) {

@@ -15,6 +15,8 @@ export interface GauntletJob<A extends RunningApp = RunningApp> {
   method: 'POST' | 'GET' | 'PUT' | 'PATCH' | 'DELETE'
   path: string
   prompt: string
+  /** Job secrets stored with the CLI before teaching (a sign-in screen in front of the app). */
+  secrets?: Record<string, string>
   /** Teaching samples; `expect` where a user would give one. Test data they need is made by `before`. */
   samples: (app: A) => { input: Record<string, unknown>; expect?: Record<string, unknown> }[]
   /** The app owner's answer to a question, or undefined for a question the owner would not expect. */
