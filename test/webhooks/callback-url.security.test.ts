@@ -50,6 +50,10 @@ const REFUSED = () => [
   'http://169.254.169.254/latest/meta-data/',
   'http://[fd00:ec2::254]/latest/meta-data/',
   `http://[::ffff:127.0.0.1]:${P()}/`,
+  // Issue 9 item 14: the deprecated IPv4-compatible form and anything else inside ::/96.
+  `http://[::127.0.0.1]:${P()}/`,
+  'http://[::8.8.8.8]/',
+  'http://[::a9fe:a9fe]/',
   `http://2130706433:${P()}/`,
   `http://0177.0.0.1:${P()}/`,
   `http://0x7f.1:${P()}/`,
@@ -83,6 +87,7 @@ describe('callback_url validation (RELIABILITY P8)', () => {
     const err = await refusal(s.ctx, `http://2130706433:${P()}/`)
     expect(err.message).toContain('127.0.0.1 is a loopback address')
     expect(err.message).toContain('--callback-allow')
+    expect((await refusal(s.ctx, `http://[::127.0.0.1]:${P()}/`)).message).toContain('IPv4-compatible IPv6')
     expect((await refusal(s.ctx, `http://localhost:${P()}/`)).message).toContain(
       'localhost resolves to 127.0.0.1',
     )

@@ -13,6 +13,8 @@ export type IpAddress = ipaddr.IPv4 | ipaddr.IPv6
 /** No receiver can live here, so even an allow-list (say 0.0.0.0/0) does not open them. */
 const NEVER = new Set(['unspecified', 'broadcast', 'multicast'])
 
+const IPV4_COMPATIBLE = ipaddr.parse('::')
+
 const RANGE_NAMES: Record<string, string> = {
   loopback: 'loopback',
   linkLocal: 'link-local',
@@ -56,6 +58,13 @@ function ownAddresses(): Set<string> {
 export function refusalReason(addr: IpAddress, allow: readonly string[]): string | undefined {
   const range = addr.range()
   if (NEVER.has(range)) return `${RANGE_NAMES[range]} address`
+  // ipaddr.js calls ::a.b.c.d (RFC 4291's deprecated IPv4-compatible form) plain unicast, yet
+  // stacks may route it to the embedded IPv4 address (::127.0.0.1 → loopback). No receiver
+  // lives in ::/96 apart from :: and ::1, which have their own ranges above/below; refuse it all,
+  // allow-list or not, since a CIDR written for IPv4 must not be reached through this spelling.
+  if (range !== 'loopback' && addr.kind() === 'ipv6' && addr.match(IPV4_COMPATIBLE, 96)) {
+    return 'IPv4-compatible IPv6 (deprecated ::a.b.c.d form, inside ::/96) address'
+  }
   if (inAllowList(addr, allow)) return undefined
   if (range !== 'unicast') return `${RANGE_NAMES[range] ?? `special-purpose (${range})`} address`
   // Read per call: interfaces come and go (DHCP, VPNs), and validation is not a hot path.
