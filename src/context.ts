@@ -40,8 +40,10 @@ export interface AppContext {
   readonly events: EventEmitter<AppEvents>
   /** Group commit for this database: one durable transaction for the writes of one moment. */
   readonly writes: GroupCommitter
+  /** Where this server is reached: set once it listens (links use it, never a request's Host). */
+  readonly site: { url?: string }
 }
 
-export function createContext(parts: Omit<AppContext, 'events' | 'writes'>): AppContext {
-  return { ...parts, events: new EventEmitter<AppEvents>(), writes: new GroupCommitter(parts.db) }
+export function createContext(parts: Omit<AppContext, 'events' | 'writes' | 'site'>): AppContext {
+  return { ...parts, events: new EventEmitter<AppEvents>(), writes: new GroupCommitter(parts.db), site: {} }
 }

@@ -60,6 +60,7 @@ export async function startServer(
   })
   const server = app.server!
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${server.port}`
+  ctx.site.url = config.publicUrl ?? url
   log.info({ url, dataDir: config.dataDir }, 'deskhook listening')
 
   let stopping: Promise<void> | undefined

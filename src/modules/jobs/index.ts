@@ -7,7 +7,7 @@ import { listJobs } from './service.ts'
 export const jobsRoutes = (ctx: AppContext) =>
   new Elysia({ name: 'routes.jobs' })
     .get('/_jobs', ({ request }) => ({
-      jobs: listJobs(ctx, baseUrl(ctx.config, request)),
+      jobs: listJobs(ctx, baseUrl(ctx)),
     }))
     .delete('/_jobs/:id', ({ params }) => ({ deleted: deleteJob(ctx, params.id) }))
     .delete('/_jobs/:id/samples/:sampleId', ({ params }) => removeSample(ctx, params.id, params.sampleId))

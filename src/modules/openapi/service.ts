@@ -1,12 +1,16 @@
 import { asc } from 'drizzle-orm'
 import type { AppContext } from '../../context.ts'
 import { jobs, samples } from '../../db/schema/index.ts'
+import { baseUrl } from '../../http/base-url.ts'
 import { VERSION } from '../../version.ts'
 import { ENVELOPE_KEY } from '../teach/model.ts'
 import { components, errorResponse, reservedPaths } from './components.ts'
 import { inferInputSchema, inferOutputSchema } from './infer-schema.ts'
 
 type Obj = Record<string, unknown>
+
+/** Schemas are inferred from at most this many samples of a job (the newest). */
+const MAX_SAMPLES_PER_JOB = 20
 
 /** `/customers/:id` → `/customers/{id}` */
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}')
@@ -24,8 +28,11 @@ export function buildOpenApi(ctx: AppContext, serverUrl: string): Obj {
   const byJob = new Map<string, { inputs: Obj[]; expects: Obj[] }>()
   for (const s of sampleRows) {
     const entry = byJob.get(s.jobId) ?? { inputs: [], expects: [] }
+    // Bounded work per job: the schema comes from the newest samples only.
     entry.inputs.push(s.input)
     if (s.expect) entry.expects.push(s.expect)
+    if (entry.inputs.length > MAX_SAMPLES_PER_JOB) entry.inputs.shift()
+    if (entry.expects.length > MAX_SAMPLES_PER_JOB) entry.expects.shift()
     byJob.set(s.jobId, entry)
   }
   const paths: Record<string, Obj> = {}
@@ -94,19 +101,34 @@ export function buildOpenApi(ctx: AppContext, serverUrl: string): Obj {
   }
 }
 
-/** The document is rebuilt only after jobs change (here or through the CLI), not per request. */
-export function openApiCache(ctx: AppContext): (serverUrl: string) => Obj {
-  const docs = new Map<string, Obj>()
-  const clear = () => docs.clear()
+/** The served document: its bytes and their ETag. */
+export interface OpenApiDocument {
+  body: string
+  etag: string
+}
+
+/**
+ * One document, built at the first request after the jobs change (here or through the CLI) and
+ * kept as bytes with an ETag: an anonymous request costs a lookup, never a rebuild, whatever its
+ * Host. `builds` counts rebuilds (tests check that a second request does not rebuild).
+ */
+export function openApiCache(ctx: AppContext): { get(): OpenApiDocument; builds(): number } {
+  let doc: OpenApiDocument | undefined
+  let builds = 0
+  const clear = () => {
+    doc = undefined
+  }
   ctx.events.on('jobs.changed', clear)
   ctx.events.on('db.external-change', clear)
-  return (serverUrl) => {
-    let doc = docs.get(serverUrl)
-    if (!doc) {
-      doc = buildOpenApi(ctx, serverUrl)
-      if (docs.size > 20) docs.clear()
-      docs.set(serverUrl, doc)
-    }
-    return doc
+  return {
+    get() {
+      if (!doc) {
+        const body = JSON.stringify(buildOpenApi(ctx, baseUrl(ctx)))
+        doc = { body, etag: `"${Bun.hash(body).toString(36)}"` }
+        builds++
+      }
+      return doc
+    },
+    builds: () => builds,
   }
 }

@@ -51,7 +51,7 @@ export const triggerRoutes = (ctx: AppContext, runtime: Runtime) =>
         input: { ...input, _http: httpInfo(request, path, match.params) },
         apiKeyId: state.apiKey?.id ?? null,
         requestId: state.id,
-        baseUrl: baseUrl(ctx.config, request),
+        baseUrl: baseUrl(ctx),
         query: url.searchParams,
       })
       set.status = answer.status

@@ -1,5 +1,32 @@
 import { AppError } from '../../lib/errors.ts'
 
+/** How deep a body's objects and arrays may nest (teaching samples and live inputs alike). */
+export const MAX_JSON_DEPTH = 32
+
+/**
+ * The deepest nesting of objects and arrays in JSON text, found in one pass without recursion
+ * (brackets inside strings do not count). Stops counting past 10,001.
+ */
+export function jsonDepth(text: string): number {
+  let depth = 0
+  let max = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92)
+        i++ // backslash: skip the escaped character
+      else if (c === 34) inString = false
+    } else if (c === 34) inString = true
+    else if (c === 123 || c === 91) {
+      depth++
+      if (depth > max) max = depth
+      if (max > 10_000) return max
+    } else if (c === 125 || c === 93) depth--
+  }
+  return max
+}
+
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
 
 /**
@@ -32,6 +59,15 @@ export async function readJsonObject(
     throw new AppError(
       'UNSUPPORTED_MEDIA_TYPE',
       'The request has a body but no Content-Type: send application/json',
+    )
+  // Deep nesting is refused before parsing: it costs stack in the parser and in everything that
+  // walks the input later (schema inference for /swagger.json, templates), for no real job.
+  const depth = jsonDepth(text)
+  if (depth > MAX_JSON_DEPTH)
+    throw new AppError(
+      'INVALID_BODY',
+      `The body nests ${depth > 10_000 ? 'over 10,000' : depth} levels deep; the limit is ${MAX_JSON_DEPTH}`,
+      { limit: MAX_JSON_DEPTH },
     )
   let value: unknown
   try {
