@@ -90,7 +90,8 @@ function generaliseRun(run: string): string {
   const switches = run
     .split('')
     .filter((c, i, all) => i > 0 && /\d/.test(c) !== /\d/.test(all[i - 1]!)).length
-  if (letters && switches >= 2 && run.length >= 6) return `[A-Za-z0-9]{${Math.min(6, run.length)},}`
+  // Letters and digits interleaved ("x7Kp2Q", the "00A1" of "HD-00A1") vary as a whole, however short.
+  if (letters && switches >= 2) return `[A-Za-z0-9]{${Math.min(6, run.length)},}`
   return escapeRegex(run).replace(/\d+/g, '\\d+')
 }
 
