@@ -5,6 +5,7 @@ import { type AppContext, createContext } from './context.ts'
 import { openDatabase } from './db/client.ts'
 import { migrate } from './db/migrate.ts'
 import { type Clock, systemClock } from './lib/clock.ts'
+import { lockDataDir } from './lib/data-dir-lock.ts'
 import { createLogger, type Logger } from './lib/logger.ts'
 import { type CreatedKey, ensureInitialKey } from './modules/keys/service.ts'
 import { AgentHub } from './runtime/agent-hub/index.ts'
@@ -33,6 +34,8 @@ export async function startServer(
   opts: { log?: Logger; clock?: Clock; webhooks?: Partial<DelivererOptions> } = {},
 ): Promise<RunningServer> {
   const log = opts.log ?? createLogger({ level: config.logLevel, format: config.logFormat })
+  // One server per data dir (before the database is even opened).
+  const lock = lockDataDir(config.dataDir)
   const db = openDatabase(config.dataDir)
   const applied = migrate(db.$client)
   if (applied.length) log.info({ migrations: applied }, 'database migrated')
@@ -55,6 +58,8 @@ export async function startServer(
     port: config.port,
     hostname: config.host,
     idleTimeout: config.idleTimeoutS,
+    // Never share the port with another process (SO_REUSEPORT would split the calls).
+    reusePort: false,
     // Above the configurable body limit so deskhook's own 413 (with its error body) answers first.
     maxRequestBodySize: 33 * 1024 * 1024,
   })
@@ -90,6 +95,7 @@ export async function startServer(
       await watcher.stop()
       ctx.writes.flush()
       db.$client.close()
+      lock.release()
       log.info('stopped')
       log.flush()
     })()

@@ -6,7 +6,7 @@ import { listJobs } from './service.ts'
 
 export const jobsRoutes = (ctx: AppContext) =>
   new Elysia({ name: 'routes.jobs' })
-    .get('/_jobs', ({ request }) => ({
+    .get('/_jobs', () => ({
       jobs: listJobs(ctx, baseUrl(ctx)),
     }))
     .delete('/_jobs/:id', ({ params }) => ({ deleted: deleteJob(ctx, params.id) }))
