@@ -36,7 +36,13 @@ export async function startServer(
   const log = opts.log ?? createLogger({ level: config.logLevel, format: config.logFormat })
   // One server per data dir (before the database is even opened).
   const lock = lockDataDir(config.dataDir)
-  const db = openDatabase(config.dataDir)
+  let db: ReturnType<typeof openDatabase>
+  try {
+    db = openDatabase(config.dataDir)
+  } catch (error) {
+    lock.release()
+    throw error
+  }
   const applied = migrate(db.$client)
   if (applied.length) log.info({ migrations: applied }, 'database migrated')
   const ctx = createContext({ config, db, log, clock: opts.clock ?? systemClock })

@@ -4,6 +4,7 @@ import { type AppContext, createContext } from '../context.ts'
 import { openDatabase } from '../db/client.ts'
 import { migrate } from '../db/migrate.ts'
 import { systemClock } from '../lib/clock.ts'
+import { DataDirLocked } from '../lib/data-dir-lock.ts'
 import { AppError } from '../lib/errors.ts'
 import { createLogger } from '../lib/logger.ts'
 
@@ -47,6 +48,10 @@ export async function run(body: () => unknown | Promise<unknown>): Promise<void>
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`)
       process.exit(2)
+    }
+    if (err instanceof DataDirLocked) {
+      process.stderr.write(`deskhook: ${err.message}\n`)
+      process.exit(1)
     }
     if (err instanceof AppError) {
       process.stderr.write(`error: ${err.message}\n`)
