@@ -16,7 +16,13 @@ export function registerAgent(program: Command): void {
       'the deskhook server, e.g. http://deskhook.lan:8080 [env DESKHOOK_SERVER]',
       process.env.DESKHOOK_SERVER,
     )
-    .option('--token <token>', 'one-time enrollment token (first start only; `deskhook desktops token`)')
+    .option(
+      '--token <token>',
+      'one-time enrollment token (first start only; `deskhook desktops token`) [env DESKHOOK_TOKEN]; ' +
+        'an argument is visible to other users in `ps`: prefer DESKHOOK_TOKEN or --token-file',
+      process.env.DESKHOOK_TOKEN,
+    )
+    .option('--token-file <path>', 'read the enrollment token from this file (`-` reads it from stdin)')
     .option('--name <name>', 'how this desktop is shown in deskhook (default: the host name)')
     .addOption(
       new Option('--driver <driver>', 'how to drive the desktop').choices(['browser']).default('browser'),
@@ -56,6 +62,17 @@ export function registerAgent(program: Command): void {
         problems.push(
           '--profile-dir is for a browser the agent launches; with --devtools-url the browser keeps its own profile',
         )
+      if (opts.tokenFile) {
+        if (opts.token) problems.push('give the token once: --token (or DESKHOOK_TOKEN) or --token-file')
+        else {
+          try {
+            opts.token = (await readTokenFile(opts.tokenFile)).trim()
+            if (!opts.token) problems.push(`--token-file ${opts.tokenFile} is empty`)
+          } catch (err) {
+            problems.push(`--token-file ${opts.tokenFile} cannot be read: ${(err as Error).message}`)
+          }
+        }
+      }
       if (problems.length) {
         process.stderr.write(`Invalid agent options:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`)
         process.exit(2)
@@ -112,4 +129,9 @@ export function registerAgent(program: Command): void {
       )
       agent.start()
     })
+}
+
+/** The token from a file, or from stdin for `-` (so it never appears in the process list). */
+async function readTokenFile(path: string): Promise<string> {
+  return path === '-' ? await Bun.stdin.text() : await Bun.file(path).text()
 }

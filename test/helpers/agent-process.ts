@@ -28,6 +28,8 @@ export function startAgent(opts: {
   startUrl?: string
   stateDir?: string
   extraArgs?: string[]
+  /** Extra environment variables for the agent (on top of this process's). */
+  env?: Record<string, string>
 }): AgentProcess {
   const state = opts.stateDir ? { path: opts.stateDir, remove() {} } : tempDir('deskhook-agent-')
   const args = [
@@ -46,7 +48,12 @@ export function startAgent(opts: {
   if (opts.name) args.push('--name', opts.name)
   if (opts.startUrl) args.push('--start-url', opts.startUrl)
   if (opts.extraArgs) args.push(...opts.extraArgs)
-  const proc = Bun.spawn(args, { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' })
+  const proc = Bun.spawn(args, {
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: 'pipe',
+    ...(opts.env && { env: { ...process.env, ...opts.env } }),
+  })
   const lines: string[] = []
   const waiters = new Set<{
     match: (l: Record<string, unknown>) => boolean
