@@ -15,12 +15,15 @@ export const CONTROL_QUERY_PARAMS = ['async', 'callback_url'] as const
 /** Headers a job never sees: the caller's credential. */
 const HIDDEN_HEADERS = new Set(['x-api-key'])
 
-/** Repeated query keys become arrays (`?tag=a&tag=b` → `["a", "b"]`). */
+/**
+ * Repeated query keys become arrays (`?tag=a&tag=b` → `["a", "b"]`). Built on a null-prototype
+ * object so keys such as `constructor` or `__proto__` are ordinary data, never Object's own.
+ */
 export function queryObject(params: URLSearchParams): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {}
+  const out: Record<string, string | string[]> = Object.create(null)
   for (const [key, value] of params) {
     if ((CONTROL_QUERY_PARAMS as readonly string[]).includes(key)) continue
-    const prev = out[key]
+    const prev = Object.hasOwn(out, key) ? out[key] : undefined
     out[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value]
   }
   return out
