@@ -13,12 +13,19 @@ export const executionsRoutes = (ctx: AppContext, runtime: Pick<Runtime, 'schedu
       const row = getExecution(ctx, params.id)
       return toExecutionView(row, listSteps(ctx, row.seq), runtime.scheduler)
     })
-    .get('/_executions/:id/steps/:n/screenshot', ({ params }) => {
+    .get('/_executions/:id/steps/:n/screenshot', async ({ params }) => {
       const row = getExecution(ctx, params.id)
       const step = listSteps(ctx, row.seq).find((s) => String(s.executionOrder) === params.n)
       if (!step?.screenshot)
         throw new AppError('NOT_FOUND', `Execution ${params.id} has no screenshot for step ${params.n}`)
-      return new Response(Bun.file(join(ctx.config.dataDir, 'screenshots', row.id, step.screenshot)), {
+      const file = Bun.file(join(ctx.config.dataDir, 'screenshots', row.id, step.screenshot))
+      // The row is written before the file, and a file may have been removed by hand: a 404, not a 500.
+      if (!(await file.exists()))
+        throw new AppError(
+          'NOT_FOUND',
+          `The screenshot of step ${params.n} of execution ${params.id} is not on disk (not written yet, or removed)`,
+        )
+      return new Response(file, {
         headers: { 'content-type': 'image/jpeg', 'cache-control': 'private, max-age=86400' },
       })
     })
