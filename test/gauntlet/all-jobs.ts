@@ -1,6 +1,8 @@
 // Every gauntlet app with its jobs, for the bench (the test files run the same jobs, one app each).
+import { startDokuWiki } from './apps/dokuwiki.ts'
 import { startFossil } from './apps/fossil.ts'
 import { startRadicale } from './apps/radicale.ts'
+import { dokuWikiJobs } from './jobs/dokuwiki-jobs.ts'
 import { fossilJobs } from './jobs/fossil-jobs.ts'
 import { radicaleJobs } from './jobs/radicale-jobs.ts'
 import type { GauntletJob, RunningApp } from './types.ts'
@@ -14,4 +16,5 @@ export interface GauntletApp {
 export const GAUNTLET: GauntletApp[] = [
   { name: 'fossil', start: startFossil, jobs: fossilJobs as GauntletJob<never>[] },
   { name: 'radicale', start: startRadicale, jobs: radicaleJobs as GauntletJob<never>[] },
+  { name: 'dokuwiki', start: startDokuWiki, jobs: dokuWikiJobs as GauntletJob<never>[] },
 ]

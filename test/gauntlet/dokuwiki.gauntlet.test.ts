@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { type Rig, startRig } from '../gauntlet/harness.ts'
-import { type DokuWiki, startDokuWiki } from './apps.ts'
-import { dokuWikiJobs } from './jobs.ts'
+import { type DokuWiki, startDokuWiki } from './apps/dokuwiki.ts'
+import { type Rig, startRig } from './harness.ts'
+import { dokuWikiJobs } from './jobs/dokuwiki-jobs.ts'
 import { row, runJob } from './run-job.ts'
 
 // Debian's DokuWiki, a wiki nobody here wrote, taught over HTTP alone (real server, real agent,
@@ -10,6 +10,8 @@ let wiki: DokuWiki
 let rig: Rig
 
 beforeAll(async () => {
+  // Nothing to start while every job of the app is a known failure (todo).
+  if (dokuWikiJobs.every((j) => FAILS[j.name])) return
   wiki = await startDokuWiki()
   rig = await startRig(wiki.url)
 }, 120_000)

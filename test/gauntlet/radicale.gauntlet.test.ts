@@ -10,6 +10,8 @@ let radicale: Radicale
 let rig: Rig
 
 beforeAll(async () => {
+  // Nothing to start while every job of the app is a known failure (todo).
+  if (radicaleJobs.every((j) => KNOWN_FAILING[j.name])) return
   radicale = await startRadicale()
   rig = await startRig(radicale.url)
 }, 120_000)

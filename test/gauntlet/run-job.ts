@@ -7,6 +7,9 @@ import type { TestServer } from '../helpers/test-server.ts'
 import { teachBody } from '../helpers/test-server.ts'
 import type { GauntletJob, RunningApp } from './types.ts'
 
+/** How long a build may take before the job counts as failed (a person would give up too). */
+const BUILD_WAIT_MS = 120_000
+
 export interface JobOutcome {
   app: string
   job: string
@@ -78,10 +81,19 @@ export async function runJob<A extends RunningApp>(
       }
     }
     for (;;) {
+      let last: BuildView | undefined
       const build = await eventually(async () => {
-        const b = (await (await s.call(`/_builds/${buildId}`)).json()) as BuildView
-        return ['succeeded', 'failed', 'waiting_for_answer'].includes(b.status) && b
-      }, 180_000)
+        last = (await (await s.call(`/_builds/${buildId}`)).json()) as BuildView
+        return ['succeeded', 'failed', 'waiting_for_answer'].includes(last.status) && last
+      }, BUILD_WAIT_MS).catch(() => undefined)
+      if (!build) {
+        out.trail = (last?.progress ?? []).slice(-8).map((p) => `[${p.stage}] ${p.message}`)
+        return fail(
+          out,
+          started,
+          `build: not finished after ${BUILD_WAIT_MS / 1000} s (status ${last?.status})`,
+        )
+      }
       if (build.status === 'succeeded') break
       if (build.status === 'failed') {
         out.trail = build.progress.slice(-8).map((p) => `[${p.stage}] ${p.message}`)

@@ -5,9 +5,9 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ensureDebianPackage } from '../builder/values/ensure-package.ts'
-import { freePort, waitUntilUp } from '../gauntlet/apps/fossil.ts'
-import type { RunningApp } from '../gauntlet/types.ts'
+import { ensureDebianPackage } from '../../builder/values/ensure-package.ts'
+import type { RunningApp } from '../types.ts'
+import { freePort, waitUntilUp } from './fossil.ts'
 
 export interface DokuWiki extends RunningApp {
   /** The wiki text of a page as stored on disk, or undefined when the page does not exist. */

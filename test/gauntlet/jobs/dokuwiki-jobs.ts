@@ -1,7 +1,8 @@
 // Jobs a team would want from its DokuWiki, in the caller's words (a "note" with a "title" and
 // "body", not DokuWiki's page id and wiki text), each checked in the page files on disk.
-import type { GauntletJob } from '../gauntlet/types.ts'
-import type { DokuWiki } from './apps.ts'
+
+import type { DokuWiki } from '../apps/dokuwiki.ts'
+import type { GauntletJob } from '../types.ts'
 
 const option = (label: RegExp) => (q: { options: { value: string; label: string }[] }) =>
   q.options.find((o) => label.test(o.label))?.value
