@@ -3,14 +3,16 @@
 // page's own "Next"; the last page (no Next) gets the rest, with questions for anything unsure.
 import type { Step } from '../protocol/automation.ts'
 import type { Snapshot, UiElement } from '../protocol/elements.ts'
+import { isSearchBox } from './explore.ts'
 import { assignFields } from './field-scores.ts'
 import type { InputLeaf } from './input-leaves.ts'
 import { type FieldStep, mapFields } from './map-fields.ts'
 import { performStep } from './observe.ts'
+import { readPrompt } from './prompt.ts'
 import { readControls } from './screen.ts'
 import { designSelector } from './selector-design.ts'
 import type { BuildSession } from './session.ts'
-import { stems } from './words.ts'
+import { actionOf, stems } from './words.ts'
 
 const MAX_PAGES = 5
 const NEXT = new Set(stems('next continue forward proceed'))
@@ -63,10 +65,16 @@ export async function fillPages(
             session,
             screen.root,
             remaining.filter((l) => sure.has(l)),
+            notForValues(session, screen.root),
           )
         : []
     } else {
-      here = await mapFields(session, screen.root, [...remaining, ...headers])
+      here = await mapFields(
+        session,
+        screen.root,
+        [...remaining, ...headers],
+        notForValues(session, screen.root),
+      )
     }
     for (const field of here) await performStep(session, field.step, session.request.sample.input)
     steps.push(...here.map((f) => f.step))
@@ -88,4 +96,15 @@ export async function fillPages(
     screen = await session.settle(before)
     steps.push(click)
   }
+}
+
+/**
+ * Controls that never take a record's values: a search box, unless the task is a search (a
+ * wiki's "Search" box is no place for the text of the page being written).
+ */
+function notForValues(session: BuildSession, root: UiElement): UiElement[] {
+  if (readPrompt(session.request.prompt).verb === actionOf('find')) return []
+  return readControls(root)
+    .map((c) => c.element)
+    .filter(isSearchBox)
 }
