@@ -2,7 +2,7 @@
 // would have the desktops: calls accepted by the other would wait for a restart. The lock is a
 // file holding the owner's PID, created exclusively; a file left by a process that is gone is
 // taken over.
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 
 export class DataDirLocked extends Error {
@@ -23,6 +23,8 @@ const held = new Set<string>()
 export function lockDataDir(dir: string): { release(): void } {
   const path = join(dir, 'deskhook.lock')
   if (held.has(path)) throw new DataDirLocked(dir, process.pid)
+  // A first start creates the data dir (the database would, a moment later).
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(path, 'wx', 0o644)
