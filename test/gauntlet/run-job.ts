@@ -147,6 +147,11 @@ function fail(out: JobOutcome, started: number, why: string): JobOutcome {
   return { ...out, outcome: why, buildSeconds: (performance.now() - started) / 1000 }
 }
 
+/** A job given up on is deleted, so its build (maybe waiting for an answer) frees the desktop. */
+async function giveUp(s: TestServer, jobId: string | undefined): Promise<void> {
+  if (jobId) await s.call(`/_jobs/${jobId}`, { method: 'DELETE' })
+}
+
 /** The outcome as one table row (for the bench and for failing tests' messages). */
 export function row(o: JobOutcome): string {
   const outcome = o.outcome.length > 120 ? `${o.outcome.slice(0, 117)}…` : o.outcome
