@@ -2,7 +2,7 @@
 // drop-down by name, a "DD/MM/YYYY" text box. Inputs are ISO dates (what JSON APIs send).
 import { TemplateError } from './template-error.ts'
 
-const MONTHS = [
+export const MONTHS = [
   'January',
   'February',
   'March',

@@ -4,26 +4,13 @@
 // without a question, and live calls with new values book what they ask for.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { BrowserDriver } from '../../../src/agent/drivers/browser/index.ts'
+import { MONTHS } from '../../../src/automation/date-filters.ts'
 import type { SampleSpec } from '../../../src/builder/contract.ts'
 import { buildAutomation } from '../../../src/builder/index.ts'
 import type { Automation } from '../../../src/protocol/automation.ts'
 import { localDesktop } from '../../helpers/local-desktop.ts'
 import { optionLabelled, scriptedIO } from '../scripted-io.ts'
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-]
 const options = (values: string[], labels = values) =>
   values.map((v, i) => `<option value="${v}">${labels[i]}</option>`).join('')
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => String(from + i))

@@ -1,23 +1,12 @@
+import { MONTHS } from '../../../../src/automation/date-filters.ts'
+
 // Widget patterns as real apps write them (markup modelled on common admin UIs and booking
 // forms): recorded by capture.ts into the snapshots the value-mapping tests read.
 const page = (title: string, body: string) =>
   `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`
 
 const days = Array.from({ length: 31 }, (_, i) => `<option value="${i + 1}">${i + 1}</option>`).join('')
-const months = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-]
+const months = MONTHS
 const years = Array.from({ length: 100 }, (_, i) => `<option>${2026 - i}</option>`).join('')
 
 export const PAGES: Record<string, string> = {
