@@ -6,6 +6,9 @@
  *
  * Build time is also given as a ratio to a baseline measured in the same run on the same app:
  * one launch + snapshot of the app through the agent (what the cheapest possible build costs).
+ *
+ * Arguments pick apps or jobs: `bun run bench:builder dokuwiki "fossil:look"` runs the jobs whose
+ * "app:job name" contains one of them (the table is then written only to stdout).
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -14,9 +17,14 @@ import { GAUNTLET } from '../test/gauntlet/all-jobs.ts'
 import { startRig } from '../test/gauntlet/harness.ts'
 import { type JobOutcome, row, runJob } from '../test/gauntlet/run-job.ts'
 
+const picks = process.argv.slice(2).map((a) => a.toLowerCase())
+const picked = (app: string, job: string) =>
+  !picks.length || picks.some((p) => `${app}:${job}`.toLowerCase().includes(p))
 const outcomes: JobOutcome[] = []
 const baselines: number[] = []
 for (const entry of GAUNTLET) {
+  const jobs = entry.jobs.filter((j) => picked(entry.name, j.name))
+  if (!jobs.length) continue
   const app = await entry.start()
   const rig = await startRig(app.url)
   try {
@@ -25,7 +33,7 @@ for (const entry of GAUNTLET) {
     const window = await rig.server.hub.rpc<WindowInfo>(desktopId, 'launch', [{ url: app.url }])
     await rig.server.hub.rpc(desktopId, 'snapshot', [window.id])
     baselines.push((performance.now() - t0) / 1000)
-    for (const job of entry.jobs) {
+    for (const job of jobs) {
       const outcome = await runJob(rig.server, app as never, job)
       outcomes.push(outcome)
       console.error(row(outcome))
@@ -60,5 +68,6 @@ const lines = [
 console.log(lines.join('\n'))
 const dir = join(import.meta.dir, 'results')
 mkdirSync(dir, { recursive: true })
-writeFileSync(join(dir, `builder-${new Date().toISOString().slice(0, 10)}.md`), `${lines.join('\n')}\n`)
+if (!picks.length)
+  writeFileSync(join(dir, `builder-${new Date().toISOString().slice(0, 10)}.md`), `${lines.join('\n')}\n`)
 process.exit(passed === outcomes.length ? 0 : 1)

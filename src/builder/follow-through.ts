@@ -10,9 +10,12 @@ import type { PromptReading } from './prompt.ts'
 import { designSelector } from './selector-design.ts'
 import { speaksForItself } from './submit.ts'
 import { counterpart } from './ui-diff.ts'
+import { actionOf } from './words.ts'
 
 /** Buttons that start over rather than send: "New customer", "Add another". */
 const ANOTHER = /\b(new|another|again|more)\b/i
+/** Buttons that change the view, not the data: "Toggle Search Tools", "Show options". */
+const VIEW_ONLY = /^(toggle|show|hide|expand|collapse|open|close|more)\b/i
 const CONFIRM_QUESTION =
   /\b(are you sure|do you (really )?want|really|confirm|cannot be undone|can't be undone|proceed\?|continue\?)\b/i
 const CONFIRM_BUTTON =
@@ -30,7 +33,8 @@ export function secondSend(
   after: UiElement,
   fields: UiElement[],
 ): UiElement | undefined {
-  if (ending.kind !== 'screen' || fields.length === 0) return undefined
+  // A search has no preview: the screen after it is its results, whatever buttons they carry.
+  if (ending.kind !== 'screen' || fields.length === 0 || reading.verb === actionOf('find')) return undefined
   // A preview keeps the form on screen; a success page ("Customer created", "New customer") does not.
   const kept = fields.filter((f) => counterpart(after, f) !== undefined).length
   if (kept * 2 < fields.length) return undefined
@@ -40,6 +44,7 @@ export function secondSend(
       e.name.trim() !== '' &&
       e.name !== sentWith &&
       !ANOTHER.test(e.name) &&
+      !VIEW_ONLY.test(e.name.trim()) &&
       speaksForItself(e.name, reading),
   )
   const names = new Set(fresh.map((b) => b.name.trim()))

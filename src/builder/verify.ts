@@ -166,8 +166,16 @@ export function compareExpect(result: Record<string, unknown>, expect: Record<st
           ? actual !== '' && Number.isFinite(Number(actual))
           : expected.$type === 'string'
             ? typeof actual === 'string' && actual !== ''
-            : typeof actual === expected.$type
+            : expected.$type === 'array'
+              ? Array.isArray(actual)
+              : typeof actual === expected.$type
       if (!ok) out.push(`“${key}” = ${JSON.stringify(actual)}, expected a ${expected.$type}`)
+    } else if (Array.isArray(expected)) {
+      // A list given by example: every item the sample names is among the rows read.
+      const rows = Array.isArray(actual) ? JSON.stringify(actual).toLowerCase() : undefined
+      const absent = expected.filter((item) => !rows?.includes(String(item).toLowerCase()))
+      if (!rows || absent.length)
+        out.push(`“${key}” = ${JSON.stringify(actual)}, expected a list showing ${JSON.stringify(absent)}`)
     } else if (String(actual ?? '').trim() !== String(expected).trim()) {
       out.push(`“${key}” = ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`)
     }

@@ -12,7 +12,7 @@ import { freePort, waitUntilUp } from './fossil.ts'
 export interface DokuWiki extends RunningApp {
   /** The wiki text of a page as stored on disk, or undefined when the page does not exist. */
   page(id: string): string | undefined
-  /** Writes a page straight into the data dir (test data a job can find). */
+  /** Writes a page straight into the data dir and indexes it, so the wiki's search finds it. */
   putPage(id: string, text: string): void
 }
 
@@ -67,6 +67,9 @@ export async function startDokuWiki(): Promise<DokuWiki> {
     putPage(id, text) {
       mkdirSync(join(file(id), '..'), { recursive: true })
       writeFileSync(file(id), text)
+      // DokuWiki indexes a page when it is viewed; a file written behind its back needs the indexer.
+      const indexed = Bun.spawnSync(['php', join(root, 'bin', 'indexer.php'), '-q'], { cwd: root })
+      if (indexed.exitCode !== 0) throw new Error(`dokuwiki indexer failed: ${indexed.stderr.toString()}`)
     },
     async stop() {
       server.kill()
