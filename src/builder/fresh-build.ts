@@ -1,12 +1,13 @@
 // The first build of a job: locate the app, explore to the form, map the sample, submit it,
 // judge the ending, choose the outputs, compose and verify (DESIGN §4).
 import type { Step } from '../protocol/automation.ts'
-import type { UiElement } from '../protocol/elements.ts'
+import type { Snapshot, UiElement } from '../protocol/elements.ts'
 import { askOutputs } from './choose-outputs.ts'
 import { classifyEnding, type Ending } from './classify.ts'
 import { branchStep, compose, dismissStep, type Plan, scenarioFor } from './compose.ts'
 import type { BuildResult, SampleSpec } from './contract.ts'
-import { type Explored, explore, NoFormFound } from './explore.ts'
+import { type Explored, explore, isSearchBox, NoFormFound } from './explore.ts'
+import { assignFields } from './field-scores.ts'
 import { confirmationButton, confirmStep, resultLink, secondSend, sendStep } from './follow-through.ts'
 import { inputTexts, nameFromMessage, successName } from './generalise.ts'
 import { type InputLeaf, inputLeaves, unusableKeys } from './input-leaves.ts'
@@ -15,10 +16,11 @@ import type { FieldStep } from './map-fields.ts'
 import { type Observation, submitAndObserve } from './observe.ts'
 import { expectedReads, type OutputContext, readsForExpect } from './outputs.ts'
 import { fillPages } from './pages.ts'
-import { readPrompt, spoken } from './prompt.ts'
+import { type PromptReading, readPrompt, spoken } from './prompt.ts'
+import { readControls } from './screen.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
 import { chooseSubmit } from './submit.ts'
-import { findUrlRoute, shapeOf, type UrlRoute, urlPatterns } from './url-route.ts'
+import { findUrlRoute, namesARecord, shapeOf, type UrlRoute, urlPatterns } from './url-route.ts'
 import { verify } from './verify.ts'
 
 export async function freshBuild(session: BuildSession): Promise<BuildResult> {
@@ -71,6 +73,17 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
     else if (ids.length > 0) explored = await explore(session, app, leaves, reading)
   }
 
+  // A new or changed record named by the caller ("page": "release_checklist") whose form the
+  // app opens by address (`doku.php?id=<page>&do=edit`): open it there, fill in the rest.
+  let fillLeaves = leaves
+  if (explored && explored.fitness < 1 && !lookingUp(reading)) {
+    const byAddress = await formByAddress(session, app, explored, leaves, reading)
+    if (byAddress) {
+      fillLeaves = byAddress.rest
+      explored = byAddress.explored
+    }
+  }
+
   let fields: FieldStep[] = []
   let fillSteps: Step[] = []
   let submitStep: Step
@@ -81,7 +94,7 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
     submitLabel = route.step.url
     observed = { before: route.before, after: route.after, elapsedMs: route.elapsedMs }
   } else {
-    const pages = await fillPages(session, explored!.snapshot, leaves)
+    const pages = await fillPages(session, explored!.snapshot, fillLeaves)
     const screen = pages.screen
     fields = pages.fields
     fillSteps = pages.steps
@@ -241,6 +254,46 @@ function textValues(leaves: InputLeaf[]): { path: string; value: string }[] {
       ? [{ path: l.path, value: String(l.value) }]
       : [],
   )
+}
+
+/**
+ * The one value naming a record that no field on the explored screen surely takes, put into an
+ * address the app's links show, when that address opens a form for the other values. Leaves
+ * the app on that form; when no address does, explores again to get back to the screen found.
+ */
+async function formByAddress(
+  session: BuildSession,
+  app: ReturnType<typeof appSpecOf>,
+  explored: Explored,
+  leaves: InputLeaf[],
+  reading: PromptReading,
+): Promise<{ explored: Explored; rest: InputLeaf[] } | undefined> {
+  const controls = (s: Snapshot) => readControls(s.root).filter((c) => !isSearchBox(c.element))
+  const values = leaves.filter((l) => l.source !== 'header')
+  const { unsure } = assignFields(values, controls(explored.snapshot))
+  const named = unsure
+    .map((u) => u.leaf)
+    .filter((l) => namesARecord(l) && shapeOf(String(l.value)) !== undefined)
+  if (named.length !== 1) return undefined
+  const leaf = named[0]!
+  const rest = leaves.filter((l) => l !== leaf)
+  const screens = [...explored.seen, explored.snapshot]
+  if (urlPatterns(screens, [leaf], app.url ?? '').length === 0) return undefined
+  const route = await findUrlRoute(session, app, screens, [leaf], explored.prelude, false, {
+    rest: rest.filter((l) => l.source !== 'header'),
+    controlsOf: controls,
+  })
+  if (!route) return { explored: await explore(session, app, leaves, reading), rest: leaves }
+  return {
+    rest,
+    explored: {
+      navigation: [...route.prelude, route.step],
+      snapshot: route.after,
+      fitness: 1,
+      seen: explored.seen,
+      prelude: explored.prelude,
+    },
+  }
 }
 
 /** A task that reads a record rather than creating or changing one. */

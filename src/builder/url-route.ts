@@ -5,7 +5,9 @@
 // first that shows the value, and the job navigates there (`/tktview/{{ticketId}}`).
 import type { AppSpec, Step } from '../protocol/automation.ts'
 import type { Snapshot, UiElement } from '../protocol/elements.ts'
+import { screenFitness } from './field-scores.ts'
 import type { InputLeaf } from './input-leaves.ts'
+import type { ScreenControl } from './screen.ts'
 import type { BuildSession } from './session.ts'
 import { replaySignIn } from './sign-in.ts'
 
@@ -21,11 +23,18 @@ export interface UrlRoute {
 }
 
 const MAX_TRIES = 4
+/** A form reached by address must take at least this share of the other values (explore's GOOD). */
+const FORM_FITS = 0.75
 const NOT_FOUND =
   /\b(not found|no such|does not exist|doesn[’']t exist|unknown|invalid|error|404|bad request|cannot|can[’']t|could not|unable)\b/i
 /** Keys that name a record: only their values are put into an address as words. */
-const NAMES_A_RECORD =
+export const NAMES_A_RECORD =
   /(^|[^a-z])(id|ids|key|ref|reference|code|number|no|num|nr|slug|page|name|title|handle|uuid|hash)$/i
+
+/** Whether a value's key names a record (`page`, `ticketId`), so the value may go into an address. */
+export function namesARecord(leaf: InputLeaf): boolean {
+  return NAMES_A_RECORD.test(leaf.key.replace(/([a-z])([A-Z])/g, '$1 $2'))
+}
 
 type Shape = 'digits' | 'hex' | 'code' | 'word'
 
@@ -66,7 +75,7 @@ export function urlPatterns(screens: Snapshot[], leaves: InputLeaf[], appUrl: st
     const shape = shapeOf(value)
     if (!shape) continue
     // "defect" in a `type` is a category, not a record: words only go where the key names a record.
-    if (shape === 'word' && !NAMES_A_RECORD.test(leaf.key.replace(/([a-z])([A-Z])/g, '$1 $2'))) continue
+    if (shape === 'word' && !namesARecord(leaf)) continue
     const placeholder = `{{${leaf.path}}}`
     for (const href of hrefs) {
       const url = safeUrl(href, appUrl)
@@ -119,14 +128,18 @@ export async function findUrlRoute(
   leaves: InputLeaf[],
   prelude: Step[] = [],
   onlyDirect = false,
+  form?: { rest: InputLeaf[]; controlsOf: (s: Snapshot) => ScreenControl[] },
 ): Promise<UrlRoute | undefined> {
   const appUrl = app.url
   if (!appUrl) return undefined
-  const patterns = urlPatterns(screens, leaves, appUrl).filter((p) => p.direct || !onlyDirect)
+  let patterns = urlPatterns(screens, leaves, appUrl).filter((p) => p.direct || !onlyDirect)
+  // A form for the record: addresses that name the record by a key (`?id=`, `/pages/…`) and say
+  // what is done to it (`do=edit`, `/new`) come first.
+  if (form) patterns = [...patterns].sort((a, b) => formRank(b.template) - formRank(a.template))
   if (patterns.length === 0) return undefined
   session.progress(
     'explore',
-    `${onlyDirect ? 'The app links to the sample’s record itself' : 'No screen has fields for the sample, but the app’s links show addresses that hold ids'}: ${patterns
+    `${form ? 'The sample names its record, and the app’s links show addresses that hold names like it' : onlyDirect ? 'The app links to the sample’s record itself' : 'No screen has fields for the sample, but the app’s links show addresses that hold ids'}: ${patterns
       .slice(0, MAX_TRIES)
       .map((p) => `“${p.template}”`)
       .join(', ')}`,
@@ -150,7 +163,25 @@ export async function findUrlRoute(
     const elapsedMs = Math.round(performance.now() - started)
     const text = visibleText(after.root)
     const shows = text.includes(value) || (after.window.title ?? '').includes(value)
-    if (shows && !NOT_FOUND.test(`${after.window.title} ${text.slice(0, 400)}`)) {
+    const fits = form
+      ? screenFitness(form.rest, form.controlsOf(after)) >= FORM_FITS
+      : shows && !NOT_FOUND.test(`${after.window.title} ${text.slice(0, 400)}`)
+    if (form && fits) {
+      session.progress(
+        'explore',
+        `Opening ${relative} shows a form for the other values: the job opens “${pattern.template}” and fills it`,
+        { url: pattern.template },
+      )
+      return {
+        step: { kind: 'navigate', name: `Open ${pattern.template}`, url: pattern.template },
+        prelude,
+        leaf,
+        before: base,
+        after,
+        elapsedMs,
+      }
+    }
+    if (!form && fits) {
       session.progress(
         'explore',
         `Opening ${relative} shows the record (it has “${value}”): the job opens “${pattern.template}”`,
@@ -167,9 +198,23 @@ export async function findUrlRoute(
         elapsedMs,
       }
     }
-    session.progress('explore', `Opening ${relative} does not show “${value}”; not this address`)
+    session.progress(
+      'explore',
+      form
+        ? `Opening ${relative} shows no form for the other values; not this address`
+        : `Opening ${relative} does not show “${value}”; not this address`,
+    )
   }
   return undefined
+}
+
+const KEYED = /[?&/](id|ids|key|page|name|slug|item|record|title)[=/]/i
+const ACTS = /(edit|new|create|add|write|compose)\b/i
+
+function formRank(template: string): number {
+  const at = template.indexOf('{{')
+  const before = template.slice(0, at + 2)
+  return (KEYED.test(before.replace(/\{\{$/, '=')) ? 2 : 0) + (ACTS.test(template) ? 1 : 0)
 }
 
 function visibleText(root: UiElement): string {

@@ -17,7 +17,7 @@ const STOP_WORDS = new Set(
  * meets a "New customer" button and "Find … by id" meets "Search" or "Look up".
  */
 const SYNONYMS: Record<string, string[]> = {
-  create: ['create', 'new', 'add', 'register', 'insert', 'make'],
+  create: ['create', 'new', 'add', 'register', 'insert', 'make', 'write', 'compose'],
   find: ['find', 'search', 'lookup', 'look', 'show', 'view', 'query', 'retrieve', 'fetch', 'display'],
   edit: ['edit', 'update', 'change', 'modify', 'amend'],
   delete: ['delete', 'remove', 'erase'],

