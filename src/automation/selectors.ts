@@ -76,16 +76,17 @@ function inRow(index: TreeIndex, fingerprint: Extract<Fingerprint, { by: 'inRow'
         matchesText(e.name, fingerprint.rowText, rowMatch) ||
         (e.value !== undefined && matchesText(e.value, fingerprint.rowText, rowMatch)),
     )
-  const rows = index.all.filter((e) => ROW_ROLES.has(e.role) && shows(e))
-  // A row inside another matching row (nested lists) is the one meant.
+  const targets = (row: UiElement) =>
+    descendants(row).filter(
+      (e) => e.role === fingerprint.role && matchesText(e.name, fingerprint.name, fingerprint.match),
+    )
+  // Rows that show the text and hold such a control; of nested ones (a card's own little lists)
+  // the innermost is the one meant.
+  const rows = index.all.filter((e) => ROW_ROLES.has(e.role) && shows(e) && targets(e).length > 0)
   const innermost = rows.filter(
     (r) => !rows.some((other) => other !== r && ancestors(index, other).includes(r)),
   )
-  return innermost.flatMap((row) =>
-    descendants(row).filter(
-      (e) => e.role === fingerprint.role && matchesText(e.name, fingerprint.name, fingerprint.match),
-    ),
-  )
+  return innermost.flatMap(targets)
 }
 
 /** Elements with the last id whose ancestors carry the earlier ids, in order (not necessarily adjacent). */

@@ -107,8 +107,21 @@ export function rowSelector(
   element: UiElement,
   leaves: InputLeaf[],
 ): { selector: Selector; value: string } | undefined {
-  const row = ancestors(index, element).find((a) => ROW_ROLES.has(a.role))
-  if (!row) return undefined
+  // The innermost row or item that shows a value: an "Edit" in its own little list item sits
+  // inside the card (an item too) that shows the record's title.
+  for (const row of ancestors(index, element).filter((a) => ROW_ROLES.has(a.role))) {
+    const found = rowSelectorIn(index, row, element, leaves)
+    if (found) return found
+  }
+  return undefined
+}
+
+function rowSelectorIn(
+  index: TreeIndex,
+  row: UiElement,
+  element: UiElement,
+  leaves: InputLeaf[],
+): { selector: Selector; value: string } | undefined {
   const texts = [row, ...descendants(row)].flatMap((e) => [e.name, e.value ?? ''].filter(Boolean))
   for (const leaf of leaves) {
     if (leaf.source === 'header' || (typeof leaf.value !== 'string' && typeof leaf.value !== 'number'))

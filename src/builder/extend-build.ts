@@ -19,7 +19,7 @@ import {
 import type { BuildResult } from './contract.ts'
 import { nonEmpty, refuseOwnCollision, reportEnding, waitBudget } from './fresh-build.ts'
 import { inputTexts, nameFromMessage, successName } from './generalise.ts'
-import { inputLeaves } from './input-leaves.ts'
+import { inputLeaves, textValues } from './input-leaves.ts'
 import { mapFields } from './map-fields.ts'
 import { performStep, submitAndObserve } from './observe.ts'
 import { expectedReads, type OutputContext, readsForExpect } from './outputs.ts'
@@ -113,6 +113,7 @@ export async function extendBuild(session: BuildSession, automation: Automation)
     ending,
     after: observed.after.root,
     inputs,
+    values: textValues(inputLeaves(sample.input, { prompt, expect: sample.expect })),
     reading,
     submitLabel: labelOf(plan.submit),
   }

@@ -10,7 +10,7 @@ import { type Explored, explore, isSearchBox, NoFormFound } from './explore.ts'
 import { assignFields } from './field-scores.ts'
 import { confirmationButton, confirmStep, resultLink, secondSend, sendStep } from './follow-through.ts'
 import { inputTexts, nameFromMessage, successName } from './generalise.ts'
-import { type InputLeaf, inputLeaves, unusableKeys } from './input-leaves.ts'
+import { type InputLeaf, inputLeaves, textValues, unusableKeys } from './input-leaves.ts'
 import { appSpecOf, locateWindow } from './locate-window.ts'
 import type { FieldStep } from './map-fields.ts'
 import { type Observation, submitAndObserve } from './observe.ts'
@@ -125,8 +125,10 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
       : secondSend(ending, submitLabel, reading, observed.after.root, fieldElements)
     const missing =
       expect !== undefined &&
-      expectedReads({ ending, after: observed.after.root, inputs, reading, submitLabel }, expect).missing
-        .length > 0
+      expectedReads(
+        { ending, after: observed.after.root, inputs, values: textValues(leaves), reading, submitLabel },
+        expect,
+      ).missing.length > 0
     const open =
       !confirm && !send && missing ? resultLink(ending, observed.after.root, textValues(leaves)) : undefined
     const next = confirm
@@ -174,6 +176,7 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
     ending,
     after: observed.after.root,
     inputs,
+    values: textValues(leaves),
     reading,
     submitLabel,
   }
@@ -245,15 +248,6 @@ export function nonEmpty(expect: SampleSpec['expect']): Record<string, unknown> 
 export function waitBudget(elapsedMs: number): { timeoutMs?: number } {
   const budget = Math.ceil((elapsedMs * 5) / 1000) * 1000
   return budget > 10_000 ? { timeoutMs: Math.min(budget, 120_000) } : {}
-}
-
-/** The sample's text values with their template paths (for finding the result a search lists). */
-function textValues(leaves: InputLeaf[]): { path: string; value: string }[] {
-  return leaves.flatMap((l) =>
-    l.source !== 'header' && (typeof l.value === 'string' || typeof l.value === 'number')
-      ? [{ path: l.path, value: String(l.value) }]
-      : [],
-  )
 }
 
 /**

@@ -98,3 +98,12 @@ export function unusableKeys(input: Record<string, unknown>): string[] {
   if (params && typeof params === 'object') visit(params, ['_http', 'params'])
   return out
 }
+
+/** The sample's text values with their template paths (a search's results, a record's own row). */
+export function textValues(leaves: InputLeaf[]): { path: string; value: string }[] {
+  return leaves.flatMap((l) =>
+    l.source !== 'header' && (typeof l.value === 'string' || typeof l.value === 'number')
+      ? [{ path: l.path, value: String(l.value) }]
+      : [],
+  )
+}

@@ -2,9 +2,9 @@
 // from the sample's `expect`: a generated value ({"$type": "string"}) is found by its shape (it
 // has digits) and the key's words around it; an exact value by its text. Without `expect`, see
 // choose-outputs.ts.
-import { indexTree } from '../automation/index.ts'
+import { indexTree, renderSelector, resolveSelector } from '../automation/index.ts'
 import { collapse } from '../automation/text-match.ts'
-import type { Selector, Step } from '../protocol/automation.ts'
+import type { Fingerprint, Selector, Step } from '../protocol/automation.ts'
 import type { UiElement, UiRole } from '../protocol/elements.ts'
 import type { Ending } from './classify.ts'
 import { extractPattern, generaliseText, idLikeTokens } from './generalise.ts'
@@ -18,6 +18,8 @@ export interface OutputContext {
   after: UiElement
   /** The sample's text values (echoes of them are not outputs; in patterns they are wildcards). */
   inputs: string[]
+  /** The same values with their template paths: a read inside the sample's own item finds it by them. */
+  values?: { path: string; value: string }[]
   reading: PromptReading
   submitLabel: string
 }
@@ -170,10 +172,16 @@ export function findGenerated(
     const urls = ctx.ending.appeared.filter((e) => /^https?:\/\/\S+$/.test(shown(e).trim()))
     if (urls.length === 1) {
       const element = urls[0]!
+      const place = designPlaceSelector(ctx.after, element, `the address shown (“${shown(element)}”)`)
       const step: ReadStep = {
         kind: 'read',
         name: `Read “${key}”`,
-        target: designPlaceSelector(ctx.after, element, `the address shown (“${shown(element)}”)`),
+        target: ownItem(
+          ctx,
+          element,
+          element.role === 'textbox' ? `^${escapeRegex(element.name)}$` : '^https?://',
+          place,
+        ),
         into: key,
       }
       return { step, token: shown(element), text: shown(element) }
@@ -197,14 +205,68 @@ export function findGenerated(
   if (!best) return undefined
   const { element, token } = best
   const { pattern } = generaliseText(element.name, ctx.inputs)
+  const text = designTextSelector(
+    ctx.after,
+    element,
+    { pattern, match: 'regex' },
+    `the text “${element.name}”`,
+  )
   const step: ReadStep = {
     kind: 'read',
     name: `Read “${key}”`,
-    target: designTextSelector(ctx.after, element, { pattern, match: 'regex' }, `the text “${element.name}”`),
+    target: ownItem(ctx, element, pattern, text),
     into: key,
     extract: extractPattern(element.name, token, ctx.inputs),
   }
   return { step, token, text: element.name }
+}
+
+const ITEM_ROLES = new Set<UiRole>(['row', 'listitem', 'treeitem'])
+
+/**
+ * A value read inside one of a run of like items (a row, a card per record) is read in the item
+ * that shows the sample's own value ("the URL in the card titled {{title}}"), tried before the
+ * selector by place, so a live call reads its own record's item, not whichever sits there now.
+ */
+function ownItem(ctx: OutputContext, element: UiElement, namePattern: string, fallback: Selector): Selector {
+  const index = indexTree(ctx.after)
+  const shownIn = (e: UiElement) => indexTree(e).all.flatMap((d) => [d.name, d.value ?? ''])
+  for (let item = index.parent.get(element); item; item = index.parent.get(item)) {
+    if (!ITEM_ROLES.has(item.role)) continue
+    const texts = shownIn(item)
+    const own = (ctx.values ?? []).find(
+      (v) => v.value.length >= 2 && texts.some((t) => t.includes(v.value)) && !element.name.includes(v.value),
+    )
+    if (!own) continue
+    const fingerprint: Fingerprint = {
+      by: 'inRow',
+      rowText: `{{${own.path}}}`,
+      role: element.role,
+      name: namePattern,
+      match: 'regex',
+    }
+    const rendered = renderSelector({ fingerprints: [fingerprint], description: '' }, nestedValue(own))
+    const found = resolveSelector(ctx.after, rendered)
+    if (found.status !== 'found' || found.element !== element) return fallback
+    return {
+      fingerprints: [fingerprint, ...fallback.fingerprints],
+      description: `${fallback.description} in the item showing “${own.value}”`,
+    }
+  }
+  return fallback
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+function nestedValue({ path, value }: { path: string; value: string }): Record<string, unknown> {
+  return path
+    .split('.')
+    .reduceRight<Record<string, unknown>>(
+      (inner, key, i, all) => ({ [key]: i === all.length - 1 ? value : inner }),
+      {},
+    )
 }
 
 /** An exact expected value: the element showing just it, else a text containing it. */

@@ -81,3 +81,52 @@ describe('a record named by the caller is opened by the address the app links sh
     expect(urlPatterns([start], [text], 'http://app/doku.php?id=start')).toEqual([])
   })
 })
+
+describe('a value read inside one of several like items is read in the item showing the sample’s own value', () => {
+  test('Radicale: the new address book’s URL is read in the card titled {{title}}, not by its place', async () => {
+    const { findGenerated } = await import('../../../src/builder/outputs.ts')
+    const { renderSelector, resolveSelector } = await import('../../../src/automation/index.ts')
+    const after = (await load('radicale-collections')).root
+    // Before the submit, the list had every card but the new one (“Family”).
+    const before: typeof after = structuredClone(after)
+    // (found by hand: indexTree caches its index per root, and this tree is edited afterwards)
+    const find = (e: typeof after): typeof after | undefined =>
+      e.automationId === 'collectionsscene' ? e : e.children.map(find).find(Boolean)
+    const section = find(before)!
+    section.children = section.children.filter((c) => !c.children.some((h) => h.name.startsWith('Family')))
+    const ending = classifyEnding(before, after, [], ['Family', 'Family list'])!
+    const ctx: OutputContext = {
+      ending,
+      after,
+      inputs: ['Family', 'Family list'],
+      values: [
+        { path: 'title', value: 'Family' },
+        { path: 'description', value: 'Family list' },
+      ],
+      reading: readPrompt('Create an address book with the given title and return its address'),
+      submitLabel: 'Create',
+    }
+    const found = findGenerated(ctx, 'address')!
+    expect(found.token).toBe('http://app/office/family/')
+    expect(found.step.target.fingerprints[0]).toMatchObject({ by: 'inRow', rowText: '{{title}}' })
+    // A live call for another title reads that card's address, wherever the card sits.
+    const press = resolveSelector(after, renderSelector(found.step.target, { title: 'Press contacts' }))
+    expect(press.status === 'found' && press.element.name).toBe('http://app/office/press/')
+  })
+})
+
+describe('an action in a card is taken in the card showing the sample’s value', () => {
+  test('Radicale: “Edit” sits in a little list inside the card; the card titled {{title}} is the row', async () => {
+    const { rowSelector } = await import('../../../src/builder/explore-moves.ts')
+    const { renderSelector, resolveSelector } = await import('../../../src/automation/index.ts')
+    const root = (await load('radicale-collections')).root
+    const index = indexTree(root)
+    const edits = index.all.filter((e) => e.role === 'link' && e.name === 'Edit')
+    const title: InputLeaf = { key: 'title', path: 'title', value: 'Suppliers', source: 'body' }
+    const found = rowSelector(index, edits[2]!, [title])
+    expect(found?.selector.fingerprints[0]).toMatchObject({ by: 'inRow', rowText: '{{title}}' })
+    // The card's URL (…/office/suppliers/) also shows the word, in a list item with no Edit: not the row.
+    const family = resolveSelector(root, renderSelector(found!.selector, { title: 'Family' }))
+    expect(family.status === 'found' && family.element).toBe(edits[0]!)
+  })
+})

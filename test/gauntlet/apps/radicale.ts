@@ -1,6 +1,6 @@
 // Debian's Radicale (a CalDAV/CardDAV server for contacts and calendars) with its web interface,
 // which asks to sign in first. Collections live as folders under a temp dir.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ensureDebianPackage } from '../../builder/values/ensure-package.ts'
@@ -8,8 +8,10 @@ import type { RunningApp } from '../types.ts'
 import { freePort, waitUntilUp } from './fossil.ts'
 
 export interface Radicale extends RunningApp {
-  /** The collections of a user, with the title each was given (from its .Radicale.props). */
-  collections(user: string): { id: string; title: string }[]
+  /** The collections of a user, with the title and description each has (from its .Radicale.props). */
+  collections(user: string): { id: string; title: string; description: string }[]
+  /** Makes an address book straight in the storage folder (test data a job can find). */
+  putAddressBook(user: string, id: string, title: string, description: string): void
 }
 
 export async function startRadicale(): Promise<Radicale> {
@@ -42,8 +44,26 @@ export async function startRadicale(): Promise<Radicale> {
         const props = join(home, id, '.Radicale.props')
         if (!existsSync(props)) return []
         const parsed = JSON.parse(readFileSync(props, 'utf8')) as Record<string, string>
-        return [{ id, title: parsed['D:displayname'] ?? '' }]
+        return [
+          {
+            id,
+            title: parsed['D:displayname'] ?? '',
+            description: parsed['CR:addressbook-description'] ?? '',
+          },
+        ]
       })
+    },
+    putAddressBook(user, id, title, description) {
+      const folder = join(dir, 'collections', 'collection-root', user, id)
+      mkdirSync(folder, { recursive: true })
+      writeFileSync(
+        join(folder, '.Radicale.props'),
+        JSON.stringify({
+          'D:displayname': title,
+          'CR:addressbook-description': description,
+          tag: 'VADDRESSBOOK',
+        }),
+      )
     },
     async stop() {
       server.kill()

@@ -29,4 +29,40 @@ export const createAddressBook: GauntletJob<Radicale> = {
     })),
 }
 
-export const radicaleJobs = [createAddressBook]
+/** Change-by-value: the address book is found by its title in the list, then its Edit is used. */
+export const describeAddressBook: GauntletJob<Radicale> = {
+  app: 'radicale',
+  name: 'change the description of the address book with a given title',
+  method: 'POST',
+  path: '/address-books/describe',
+  prompt: 'Edit the address book with the given title and change its description',
+  secrets: { username: 'office', password: 'not-checked-by-this-radicale' },
+  samples: (radicale) => {
+    radicale.putAddressBook('office', 'clients-0001', 'Clients', 'People who buy from us')
+    radicale.putAddressBook('office', 'team-0001', 'Team', 'Colleagues')
+    return [{ input: { title: 'Clients', description: 'Customers and their contacts' } }]
+  },
+  live: (radicale) => {
+    radicale.putAddressBook('office', 'auditors-0001', 'Auditors', 'External audit firm')
+    radicale.putAddressBook('office', 'board-0001', 'Board', 'Board members')
+    return [
+      ['Auditors', 'Audit firm, yearly review'],
+      ['Board', 'Board of directors'],
+    ].map(([title, description]) => ({
+      input: { title, description },
+      check: () => {
+        const all = radicale.collections('office')
+        const book = all.filter((c) => c.title === title)
+        if (book.length !== 1) return `${book.length} address books titled “${title}”, expected 1`
+        if (book[0]!.description !== description)
+          return `“${title}” has description “${book[0]!.description}”, expected “${description}”`
+        const team = all.find((c) => c.id === 'team-0001')
+        return team?.description === 'Colleagues'
+          ? undefined
+          : `another book changed too: ${JSON.stringify(team)}`
+      },
+    }))
+  },
+}
+
+export const radicaleJobs = [createAddressBook, describeAddressBook]

@@ -35,6 +35,9 @@ export const ROLE_MAP: Record<string, UiRole> = {
   DescriptionListDetail: 'cell',
   list: 'list',
   listitem: 'listitem',
+  // An <article> is one of a run of like items (a card per collection, a post in a feed): an item,
+  // so "the URL of the card titled X" can be found the way "the cell of the row showing X" is.
+  article: 'listitem',
   tree: 'tree',
   treeitem: 'treeitem',
   group: 'group',

@@ -6,14 +6,16 @@
 // the element model or the apps do.
 import { join } from 'node:path'
 import { BrowserDriver } from '../../../../src/agent/drivers/browser/index.ts'
+import { indexTree } from '../../../../src/automation/index.ts'
 import type { Snapshot } from '../../../../src/protocol/elements.ts'
 import { startDokuWiki } from '../../../gauntlet/apps/dokuwiki.ts'
+import { startRadicale } from '../../../gauntlet/apps/radicale.ts'
 
 const driver = new BrowserDriver()
 
-async function save(name: string, url: string, origin: string): Promise<void> {
-  const window = await driver.launch({ url })
-  const snapshot = await driver.snapshot(window.id)
+async function save(name: string, url: string, origin: string, windowId?: string): Promise<void> {
+  const id = windowId ?? (await driver.launch({ url })).id
+  const snapshot = await driver.snapshot(id)
   const stable: Snapshot = {
     ...snapshot,
     window: {
@@ -38,6 +40,41 @@ try {
   await save('dokuwiki-search-before', `${origin}/doku.php?id=start`, origin)
   await save('dokuwiki-search-results', `${origin}/doku.php?id=start&do=search&q=invoice`, origin)
 } finally {
-  await driver.stop()
   await wiki.stop()
+}
+
+// Radicale's collections page after sign-in, with address books made over CardDAV (MKCOL).
+const radicale = await startRadicale()
+try {
+  const origin = new URL(radicale.url).origin
+  const auth = `Basic ${btoa('office:x')}`
+  for (const [id, title] of [
+    ['suppliers', 'Suppliers'],
+    ['family', 'Family'],
+    ['press', 'Press contacts'],
+  ]) {
+    const made = await fetch(`${origin}/office/${id}/`, {
+      method: 'MKCOL',
+      headers: { authorization: auth, 'content-type': 'application/xml' },
+      body: `<?xml version="1.0"?><mkcol xmlns="DAV:" xmlns:CR="urn:ietf:params:xml:ns:carddav"><set><prop><resourcetype><collection/><CR:addressbook/></resourcetype><displayname>${title}</displayname></prop></set></mkcol>`,
+    })
+    if (made.status !== 201) throw new Error(`MKCOL ${id}: ${made.status} ${await made.text()}`)
+  }
+  const window = await driver.launch({ url: radicale.url })
+  const login = await driver.snapshot(window.id)
+  const boxes = indexTree(login.root).all.filter((e) => e.role === 'textbox')
+  await driver.act(window.id, { kind: 'fill', ref: boxes[0]!.ref!, value: 'office' })
+  await driver.act(window.id, { kind: 'fill', ref: boxes[1]!.ref!, value: 'x' })
+  const next = indexTree(login.root).all.find((e) => e.role === 'button' && /next|login/i.test(e.name))!
+  await driver.act(window.id, { kind: 'click', ref: next.ref! })
+  await driver.waitForChange(window.id, 5000)
+  for (let i = 0; i < 50; i++) {
+    const shown = await driver.snapshot(window.id)
+    if (indexTree(shown.root).all.some((e) => e.name === 'Press contacts')) break
+    await driver.waitForChange(window.id, 200)
+  }
+  await save('radicale-collections', radicale.url, origin, window.id)
+} finally {
+  await driver.stop()
+  await radicale.stop()
 }
