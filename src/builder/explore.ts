@@ -7,6 +7,7 @@ import type { Snapshot, UiElement } from '../protocol/elements.ts'
 import { indexOf, moveScore, refusal, rowSelector } from './explore-moves.ts'
 import { screenFitness } from './field-scores.ts'
 import type { InputLeaf } from './input-leaves.ts'
+import { performStep } from './observe.ts'
 import type { PromptReading } from './prompt.ts'
 import { actionElements, readControls } from './screen.ts'
 import { designSelector } from './selector-design.ts'
@@ -75,13 +76,15 @@ export async function explore(
   app: AppSpec,
   leaves: InputLeaf[],
   reading: PromptReading,
+  /** Steps that lead to where exploring starts (a record opened by its address), after any sign-in. */
+  start: Step[] = [],
 ): Promise<Explored> {
   await session.launch(app)
   const first = await session.settle()
   // A sign-in screen in front of the app: sign in (steps that run only when it shows), then explore.
   const signedIn = await signIn(session, first)
   const prelude = signedIn?.steps ?? []
-  const home = signedIn?.screen ?? first
+  const home = start.length ? await walk(session, start) : (signedIn?.screen ?? first)
   const seen: Snapshot[] = [home]
   // A search box never takes the values of a record being created or changed: for such a task it
   // does not make a screen fit (the home page's search would otherwise pass for the form).
@@ -100,7 +103,7 @@ export async function explore(
     },
   )
   if (best.fitness >= GOOD)
-    return { navigation: prelude, snapshot: home, fitness: best.fitness, seen, prelude }
+    return { navigation: [...prelude, ...start], snapshot: home, fitness: best.fitness, seen, prelude }
 
   const queue: Candidate[] = []
   let order = 0
@@ -147,7 +150,7 @@ export async function explore(
     queue.sort(byPriority)
     const next = queue.shift()!
     const path = [...next.path, next.move]
-    const snapshot = await goTo(session, app, prelude, path)
+    const snapshot = await goTo(session, app, prelude, path, start)
     seen.push(snapshot)
     current = path
     const fit = fitness(snapshot)
@@ -172,13 +175,14 @@ export async function explore(
   // Leave the app on the chosen screen, reached the way a run will reach it.
   const snapshot = sameMoves(current, best.path)
     ? best.snapshot
-    : await goTo(session, app, prelude, best.path)
+    : await goTo(session, app, prelude, best.path, start)
   if (best.path.length)
     session.progress('explore', `Chosen path: ${best.path.map((m) => `“${m.label}”`).join(' → ')}`, {
       path: best.path.map((m) => m.label),
     })
   const navigation: Step[] = [
     ...prelude,
+    ...start,
     ...best.path.map(
       (m): Step => ({
         kind: 'click',
@@ -191,11 +195,29 @@ export async function explore(
 }
 
 /** Resets the app (launch), signs in if asked, and replays the moves, waiting for each screen to settle. */
-async function goTo(session: BuildSession, app: AppSpec, prelude: Step[], path: Move[]): Promise<Snapshot> {
+async function goTo(
+  session: BuildSession,
+  app: AppSpec,
+  prelude: Step[],
+  path: Move[],
+  start: Step[],
+): Promise<Snapshot> {
   await session.launch(app)
   let snapshot = prelude.length ? await replaySignIn(session, prelude) : await session.snapshot()
+  if (start.length) snapshot = await walk(session, start, snapshot)
   for (const move of path) {
     await session.act(move.selector, { kind: 'click' }, session.scope(session.request.sample.input))
+    snapshot = await session.settle(snapshot.root)
+  }
+  return snapshot
+}
+
+/** Performs steps with the sample's values, each waited out: the way to where exploring starts. */
+async function walk(session: BuildSession, steps: Step[], from?: Snapshot): Promise<Snapshot> {
+  let snapshot = from ?? (await session.snapshot())
+  const scope = session.scope(session.request.sample.input)
+  for (const step of steps) {
+    await performStep(session, step, scope)
     snapshot = await session.settle(snapshot.root)
   }
   return snapshot

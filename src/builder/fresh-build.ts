@@ -54,13 +54,29 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
   })
   let explored: Explored | undefined
   let route: UrlRoute | undefined
+  let fillLeavesFound: InputLeaf[] | undefined
   try {
     explored = await explore(session, app, leaves, reading)
   } catch (error) {
     // A record opened by its address is for reading or changing it; a new one needs a form.
-    if (!(error instanceof NoFormFound) || !lookingUp(reading)) throw error
-    route = await findUrlRoute(session, app, error.seen, leaves, error.prelude)
-    if (!route) throw error
+    if (!(error instanceof NoFormFound)) throw error
+    if (lookingUp(reading)) {
+      route = await findUrlRoute(session, app, error.seen, leaves, error.prelude)
+      if (!route) throw error
+    } else {
+      // A change to a record no form shows: open the record by its address, find its form there.
+      const seen = {
+        navigation: [],
+        snapshot: error.seen.at(-1)!,
+        fitness: 0,
+        seen: error.seen,
+        prelude: error.prelude,
+      }
+      const byAddress = await formByAddress(session, app, seen, leaves, reading, false)
+      if (!byAddress) throw error
+      explored = byAddress.explored
+      fillLeavesFound = byAddress.rest
+    }
   }
   // A lookup whose record the app links to by the very value given (/notes/1001) opens it by
   // address rather than guessing which box of a not-quite-fitting screen the id goes into.
@@ -75,8 +91,8 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
 
   // A new or changed record named by the caller ("page": "release_checklist") whose form the
   // app opens by address (`doku.php?id=<page>&do=edit`): open it there, fill in the rest.
-  let fillLeaves = leaves
-  if (explored && explored.fitness < 1 && !lookingUp(reading)) {
+  let fillLeaves = fillLeavesFound ?? leaves
+  if (explored && !fillLeavesFound && explored.fitness < 1 && !lookingUp(reading)) {
     const byAddress = await formByAddress(session, app, explored, leaves, reading)
     if (byAddress) {
       fillLeaves = byAddress.rest
@@ -261,6 +277,8 @@ async function formByAddress(
   explored: Explored,
   leaves: InputLeaf[],
   reading: PromptReading,
+  /** Explore again when no address helps, to leave the app on the screen explored (else undefined). */
+  backToExplored = true,
 ): Promise<{ explored: Explored; rest: InputLeaf[] } | undefined> {
   const controls = (s: Snapshot) => readControls(s.root).filter((c) => !isSearchBox(c.element))
   const values = leaves.filter((l) => l.source !== 'header')
@@ -277,7 +295,23 @@ async function formByAddress(
     rest: rest.filter((l) => l.source !== 'header'),
     controlsOf: controls,
   })
-  if (!route) return { explored: await explore(session, app, leaves, reading), rest: leaves }
+  if (!route) {
+    // The record opens by its address but shows no form: its form is a move away ("Edit").
+    const record = await findUrlRoute(session, app, screens, [leaf], explored.prelude)
+    const fromRecord = record
+      ? await explore(session, app, rest, reading, [record.step]).catch((error) => {
+          if (error instanceof NoFormFound) return undefined
+          throw error
+        })
+      : undefined
+    if (fromRecord && fromRecord.fitness >= FORM_FITS) {
+      session.progress('explore', `The record opened by its address leads to a form for the other values`)
+      return { explored: fromRecord, rest }
+    }
+    return backToExplored
+      ? { explored: await explore(session, app, leaves, reading), rest: leaves }
+      : undefined
+  }
   return {
     rest,
     explored: {
@@ -289,6 +323,9 @@ async function formByAddress(
     },
   }
 }
+
+/** A form found from a record's page must take this share of the other values (explore's GOOD). */
+const FORM_FITS = 0.75
 
 /** A task that reads a record rather than creating or changing one. */
 function lookingUp(reading: ReturnType<typeof readPrompt>): boolean {

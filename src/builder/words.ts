@@ -19,7 +19,20 @@ const STOP_WORDS = new Set(
 const SYNONYMS: Record<string, string[]> = {
   create: ['create', 'new', 'add', 'register', 'insert', 'make', 'write', 'compose'],
   find: ['find', 'search', 'lookup', 'look', 'show', 'view', 'query', 'retrieve', 'fetch', 'display'],
-  edit: ['edit', 'update', 'change', 'modify', 'amend'],
+  // Changing a record's state is editing it: "Close the ticket", "Assign the case to …".
+  edit: [
+    'edit',
+    'update',
+    'change',
+    'modify',
+    'amend',
+    'close',
+    'reopen',
+    'resolve',
+    'assign',
+    'rename',
+    'mark',
+  ],
   delete: ['delete', 'remove', 'erase'],
   save: ['save', 'store', 'submit', 'send', 'confirm', 'apply'],
 }

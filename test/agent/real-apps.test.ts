@@ -175,6 +175,9 @@ describe('filling and selecting like a person', () => {
     expect(await select('united kingdom')).toEqual({ value: 'United Kingdom' })
     expect(await select('Regie')).toEqual({ value: 'Régie' })
     expect(await select('DE')).toEqual({ value: 'Germany' })
+    // Punctuation and separators do not count: "united-kingdom", "UnitedKingdom".
+    expect(await select('united-kingdom')).toEqual({ value: 'United Kingdom' })
+    expect(await select('UnitedKingdom')).toEqual({ value: 'United Kingdom' })
     const error = await driverError(select('Atlantis'))
     expect(error.code).toBe('OPTION_NOT_FOUND')
     expect(error.message).toContain('"Germany", "United Kingdom", "Régie"')

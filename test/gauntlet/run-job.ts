@@ -162,7 +162,8 @@ function fail(out: JobOutcome, started: number, why: string): JobOutcome {
 
 /** A job given up on is deleted, so its build (maybe waiting for an answer) frees the desktop. */
 async function giveUp(s: TestServer, jobId: string | undefined): Promise<void> {
-  if (jobId) await s.call(`/_jobs/${jobId}`, { method: 'DELETE' })
+  // GAUNTLET_KEEP=1 keeps it, to read what was built (`deskhook jobs export`) while debugging.
+  if (jobId && !process.env.GAUNTLET_KEEP) await s.call(`/_jobs/${jobId}`, { method: 'DELETE' })
 }
 
 /** The outcome as one table row (for the bench and for failing tests' messages). */

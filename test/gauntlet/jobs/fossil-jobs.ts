@@ -88,4 +88,39 @@ export const ticketStatus: GauntletJob<Fossil> = {
     }),
 }
 
-export const fossilJobs = [reportBug, ticketStatus]
+/** Change-by-value: the ticket is found by its id and closed with a resolution, in the caller's words. */
+export const closeTicket: GauntletJob<Fossil> = {
+  app: 'fossil',
+  name: 'close a ticket with a resolution',
+  method: 'POST',
+  path: '/tickets/close',
+  prompt: 'Close the ticket with the given id and set its resolution',
+  samples: (fossil) => {
+    const id = fossil.addTicket('Spinner never stops on a slow network')
+    return [{ input: { ticketId: id, status: 'closed', resolution: 'fixed' } }]
+  },
+  // Fossil's edit form sends with Preview first, then Submit, as the new-ticket form does.
+  answer: (q) => (q.kind === 'choose_submit' ? option(/^(preview|submit)$/i)(q) : undefined),
+  live: (fossil) =>
+    [
+      ['Crash when the disk is full', 'fixed'],
+      ['Logo is blurry on retina screens', 'not a bug'],
+    ].map(([title, resolution]) => {
+      const id = fossil.addTicket(title!)
+      const other = fossil.addTicket(`${title} (unrelated)`)
+      return {
+        input: { ticketId: id, status: 'closed', resolution },
+        check: () => {
+          const tickets = fossil.tickets()
+          const t = tickets.find((x) => x.uuid === id)
+          if (t?.status !== 'Closed') return `ticket “${title}” has status ${t?.status}, expected Closed`
+          const untouched = tickets.find((x) => x.uuid === other)
+          return untouched?.status === 'Open'
+            ? undefined
+            : `another ticket changed: ${JSON.stringify(untouched)}`
+        },
+      }
+    }),
+}
+
+export const fossilJobs = [reportBug, ticketStatus, closeTicket]

@@ -91,6 +91,8 @@ export function selectNative(this: Node, wanted: string[]): SelectOutcome {
   const options = Array.from(this.options)
   const norm = (s: string) => s.replace(/\s+/g, ' ').trim()
   const fold = (s: string) => norm(s).normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+  // "wont_fix" is "Won't_Fix", "in progress" is "In-Progress": letters and digits only.
+  const squash = (s: string) => fold(s).replace(/[^\p{L}\p{N}]+/gu, '')
   // Last resort: the one option that has the caller's word as one of its words ("feature" is
   // "Feature_Request", "bug" is "Bug report"); two such options are no answer.
   const words = (s: string) =>
@@ -112,6 +114,8 @@ export function selectNative(this: Node, wanted: string[]): SelectOutcome {
       options.find((o) => norm(o.label) === norm(value)) ??
       options.find((o) => fold(o.label) === fold(value)) ??
       options.find((o) => fold(o.value) === fold(value)) ??
+      options.find((o) => squash(value) !== '' && squash(o.label) === squash(value)) ??
+      options.find((o) => squash(value) !== '' && squash(o.value) === squash(value)) ??
       onlyOptionWithWord(value)
     if (!option) return { status: 'missing', wanted: value, available: options.map((o) => norm(o.label)) }
     picked.push(option)
