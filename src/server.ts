@@ -6,6 +6,7 @@ import { openDatabase } from './db/client.ts'
 import { migrate } from './db/migrate.ts'
 import { type Clock, systemClock } from './lib/clock.ts'
 import { lockDataDir } from './lib/data-dir-lock.ts'
+import { AppError, type ErrorCode, ErrorStatus, errorBody } from './lib/errors.ts'
 import { createLogger, type Logger } from './lib/logger.ts'
 import { type CreatedKey, ensureInitialKey } from './modules/keys/service.ts'
 import { AgentHub } from './runtime/agent-hub/index.ts'
@@ -68,6 +69,11 @@ export async function startServer(
     reusePort: false,
     // Above the configurable body limit so deskhook's own 413 (with its error body) answers first.
     maxRequestBodySize: 33 * 1024 * 1024,
+    // Never Bun's development error page (stack, cwd, source paths) to anyone, compiled or not.
+    development: false,
+    // What fails before the app sees the request (a Host header no URL can be made of) still
+    // gets deskhook's JSON error, never HTML and never a stack.
+    error: (error: Error) => serverLevelError(log, error),
   })
   const server = app.server!
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${server.port}`
@@ -108,4 +114,21 @@ export async function startServer(
     return stopping
   }
   return { ctx, hub, scheduler, webhooks, url, port: server.port ?? config.port, initialKey, stop }
+}
+
+/** The answer to a request that failed before (or outside) the app's own error mapping. */
+export function serverLevelError(log: Logger, error: Error): Response {
+  const requestId = crypto.randomUUID()
+  // A request line or Host that makes no URL is the caller's mistake; anything else is ours.
+  const bad = error instanceof TypeError && /url|host/i.test(error.message)
+  const code: ErrorCode = bad ? 'INVALID_REQUEST' : 'INTERNAL'
+  if (bad) log.debug({ requestId, reason: error.message }, 'request refused before routing')
+  else log.error({ requestId, err: error }, 'request failed outside the app')
+  const message = bad
+    ? 'The request has no valid address: send a Host header with a host name or address (and port)'
+    : 'Internal error'
+  return Response.json(errorBody(new AppError(code, message), requestId), {
+    status: ErrorStatus[code],
+    headers: { 'x-request-id': requestId },
+  })
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { eventually } from '../helpers/cli.ts'
+import { rawRequest } from '../helpers/raw-http.ts'
 import { tempDir } from '../helpers/temp-dir.ts'
 
 /** The compiled single binary, run the way an admin runs it: migrations embedded, no source tree. */
@@ -69,6 +70,11 @@ test('the compiled binary serves, teaches, lists, documents and stops cleanly', 
   expect(jobs.jobs).toMatchObject([{ method: 'POST', path: '/customers', mode: 'learning' }])
   const swagger = await (await fetch(`${url}/swagger.json`)).json()
   expect(swagger.paths['/customers'].post.summary).toBe('Create a customer and return its id')
+  // Issue 9 item 2: no development error page from the binary either.
+  const badHost = await rawRequest(url, 'GET /_health HTTP/1.1\r\nHost: [::\r\nConnection: close')
+  expect(badHost.status).toBe(400)
+  expect(JSON.parse(badHost.body).error.code).toBe('INVALID_REQUEST')
+  expect(badHost.body).not.toMatch(/<html|stack/i)
   const listed = await runBinary(['jobs', 'list', '--data', dataDir])
   expect(listed.stdout).toMatch(/POST\s+\/customers\s+learning/)
 
