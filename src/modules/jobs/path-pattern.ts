@@ -12,9 +12,48 @@ export function isReservedPath(path: string): boolean {
   return path.startsWith('/_') || path === '/swagger.json'
 }
 
-/** Removes a trailing slash so `/a/` and `/a` are one job. */
+/**
+ * The one form of a job path, for teaching, routing, listing, OpenAPI and the CLI: no trailing
+ * slash, and each static segment percent-decoded, Unicode-normalised (NFC) and encoded again the
+ * one way (`/café`, `/caf%C3%A9` and `/caf%c3%a9` are one path; `/%61bc` is `/abc`; `/%5Fjobs` is
+ * `/_jobs`). An encoded `/` stays encoded inside its segment. Undecodable escapes stay as sent
+ * (the path check refuses them).
+ */
 export function normalisePath(path: string): string {
-  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path
+  return trimmed
+    .split('/')
+    .map((segment) => (PARAM.test(segment) ? segment : canonicalSegment(segment)))
+    .join('/')
+}
+
+/** Sub-delimiters a segment may hold as they are (RFC 3986), so they are never escaped. */
+const KEPT = /%(24|26|2B|2C|3B|3D|40|21|27)/g
+
+function canonicalSegment(segment: string): string {
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+  return encodeURIComponent(decoded.normalize('NFC')).replace(KEPT, (kept) => decodeURIComponent(kept))
+}
+
+/** A stored (canonical) path as the router's tree holds it: static segments decoded, `/` kept encoded. */
+export function routerPath(pattern: string): string {
+  return pattern
+    .split('/')
+    .map((segment) => (PARAM.test(segment) ? segment : decodeSegmentKeepingSlash(segment)))
+    .join('/')
+}
+
+function decodeSegmentKeepingSlash(segment: string): string {
+  try {
+    return decodeURIComponent(segment.replace(/%2F/gi, '%252F'))
+  } catch {
+    return segment
+  }
 }
 
 export interface ParsedPattern {
