@@ -4,7 +4,7 @@ import { type AppContext, createContext } from '../context.ts'
 import { openDatabase } from '../db/client.ts'
 import { migrate } from '../db/migrate.ts'
 import { systemClock } from '../lib/clock.ts'
-import { DataDirLocked } from '../lib/data-dir-lock.ts'
+import { DataDirLocked, DataDirUnusable } from '../lib/data-dir-lock.ts'
 import { AppError } from '../lib/errors.ts'
 import { createLogger } from '../lib/logger.ts'
 
@@ -49,7 +49,7 @@ export async function run(body: () => unknown | Promise<unknown>): Promise<void>
       process.stderr.write(`${err.message}\n`)
       process.exit(2)
     }
-    if (err instanceof DataDirLocked) {
+    if (err instanceof DataDirLocked || err instanceof DataDirUnusable) {
       process.stderr.write(`deskhook: ${err.message}\n`)
       process.exit(1)
     }

@@ -17,6 +17,37 @@ export class DataDirLocked extends Error {
   }
 }
 
+/** The data dir cannot be made or written: one line saying which and what is needed. */
+export class DataDirUnusable extends Error {
+  override readonly name = 'DataDirUnusable'
+  constructor(
+    readonly dir: string,
+    cause: unknown,
+  ) {
+    const code = (cause as NodeJS.ErrnoException).code
+    const why =
+      code === 'ENOTDIR'
+        ? 'part of its path is a file, not a directory'
+        : code === 'EROFS'
+          ? 'it is on a read-only file system'
+          : code === 'ENOSPC'
+            ? 'the disk is full'
+            : code === 'EACCES' || code === 'EPERM'
+              ? 'permission denied'
+              : (cause as Error).message
+    super(
+      `cannot use the data dir ${dir}: ${why}. The user running deskhook needs to create it and to read, write and enter it (rwx); choose another with --data or DESKHOOK_DATA_DIR.`,
+    )
+  }
+}
+
+const UNUSABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'ENOSPC', 'EISDIR', 'ELOOP', 'ENAMETOOLONG'])
+
+/** Whether an error from making or writing in the data dir is one of the dir's own (not a bug). */
+export function isDataDirProblem(error: unknown): boolean {
+  return UNUSABLE.has((error as NodeJS.ErrnoException)?.code ?? '')
+}
+
 /** Dirs this process holds (a second server started in the same process is refused too). */
 const held = new Set<string>()
 
@@ -24,7 +55,11 @@ export function lockDataDir(dir: string): { release(): void } {
   const path = join(dir, 'deskhook.lock')
   if (held.has(path)) throw new DataDirLocked(dir, process.pid)
   // A first start creates the data dir (the database would, a moment later).
-  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
+  } catch (error) {
+    throw isDataDirProblem(error) ? new DataDirUnusable(dir, error) : error
+  }
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(path, 'wx', 0o644)
@@ -42,6 +77,7 @@ export function lockDataDir(dir: string): { release(): void } {
         },
       }
     } catch (error) {
+      if (isDataDirProblem(error)) throw new DataDirUnusable(dir, error)
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
       const owner = ownerOf(path)
       if (owner !== undefined && owner !== process.pid && alive(owner)) throw new DataDirLocked(dir, owner)
