@@ -3,6 +3,7 @@
 // path parameters. Request headers are transport (`accept`, `user-agent`, `content-length`…):
 // one becomes an input only when the prompt or the sample's `expect` names it ("use the
 // X-Customer-Ref header"); credentials never do. Method and path never do.
+import { isCredentialHeader } from '../lib/credential-headers.ts'
 import { compact } from './words.ts'
 
 export interface InputLeaf {
@@ -23,8 +24,6 @@ export interface HeaderNaming {
 
 /** Keys a template can name: `{{first name}}` is not a placeholder, so such a key cannot be used. */
 const TEMPLATE_KEY = /^[\w$-]+$/
-/** Headers that carry credentials: never an input, whatever names them. */
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key'])
 
 export function inputLeaves(input: Record<string, unknown>, naming: HeaderNaming = {}): InputLeaf[] {
   const leaves: InputLeaf[] = []
@@ -58,7 +57,8 @@ export function inputLeaves(input: Record<string, unknown>, naming: HeaderNaming
  */
 export function headerNamed(name: string, naming: HeaderNaming): boolean {
   const lower = name.toLowerCase()
-  if (SECRET_HEADERS.has(lower)) return false
+  // Headers that carry credentials are never an input, whatever names them.
+  if (isCredentialHeader(lower)) return false
   const bare = compact(lower.replace(/^x-/, ''))
   if (
     naming.expect &&

@@ -6,6 +6,7 @@ import m3 from './0003_executions.sql' with { type: 'text' }
 import m4 from './0004_job_secrets_answers.sql' with { type: 'text' }
 import m5 from './0005_job_resettable.sql' with { type: 'text' }
 import m6 from './0006_job_submitted_values.sql' with { type: 'text' }
+import m7 from './0007_scrub_credential_headers.sql' with { type: 'text' }
 
 export const migrations: { name: string; sql: string }[] = [
   { name: '0000_init', sql: m0 },
@@ -15,4 +16,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '0004_job_secrets_answers', sql: m4 },
   { name: '0005_job_resettable', sql: m5 },
   { name: '0006_job_submitted_values', sql: m6 },
+  { name: '0007_scrub_credential_headers', sql: m7 },
 ]

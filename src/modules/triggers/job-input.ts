@@ -1,3 +1,4 @@
+import { isCredentialHeader } from '../../lib/credential-headers.ts'
 import { ENVELOPE_KEY } from '../teach/model.ts'
 
 export interface HttpInfo {
@@ -11,9 +12,6 @@ export type JobInput = Record<string, unknown>
 
 /** Query parameters that steer deskhook itself; they are not part of the job's input. */
 export const CONTROL_QUERY_PARAMS = ['async', 'callback_url'] as const
-
-/** Headers a job never sees: the caller's credential. */
-const HIDDEN_HEADERS = new Set(['x-api-key'])
 
 /**
  * Repeated query keys become arrays (`?tag=a&tag=b` → `["a", "b"]`). Built on a null-prototype
@@ -33,7 +31,8 @@ export function httpInfo(request: Request, path: string, params: Record<string, 
   const headers: Record<string, string> = {}
   // Header names from Bun's Headers are already lower-case.
   request.headers.forEach((value, name) => {
-    if (!HIDDEN_HEADERS.has(name)) headers[name] = value
+    // The caller's credentials (x-api-key, Authorization, Cookie, tokens…) are never kept.
+    if (!isCredentialHeader(name)) headers[name] = value
   })
   return { method: request.method.toUpperCase(), path, params, headers }
 }
