@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
+import stableStringify from 'safe-stable-stringify'
 import type { AppContext } from '../../context.ts'
 import { preparedFor } from '../../db/prepared.ts'
 import { executions } from '../../db/schema/index.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
+import { normalisePath } from '../jobs/path-pattern.ts'
 import type { Job } from '../jobs/service.ts'
 import type { ExecutionRow } from './model.ts'
 import { claimInserted } from './service.ts'
@@ -37,11 +39,15 @@ export function checkIdempotencyKey(raw: string | null): string | null {
   return raw
 }
 
-/** Method, path and input (without request headers, which differ between retries). */
+/**
+ * Method, path and input (without request headers, which differ between retries), each in one
+ * canonical form: the path as jobs have it (`/orders/` is `/orders`), the input with its keys
+ * sorted, so the same JSON with keys in another order is the same call.
+ */
 function fingerprint(req: AcceptRequest): string {
   const { _http, ...body } = req.input
   return createHash('sha256')
-    .update(`${req.method} ${req.path}\n${JSON.stringify(body)}`)
+    .update(`${req.method.toUpperCase()} ${normalisePath(req.path)}\n${stableStringify(body)}`)
     .digest('base64url')
 }
 
@@ -107,6 +113,14 @@ export function acceptExecution(
               'IDEMPOTENCY_KEY_REUSED',
               'This Idempotency-Key was already used with a different call (method, path or input) in the last 24 hours',
               { jobExecutionId: prev.id },
+            )
+          // The first call's callback keeps receiving the events; a retry naming another one would
+          // silently never hear back.
+          if ((prev.callbackUrl ?? null) !== (req.callbackUrl ?? null))
+            throw new AppError(
+              'IDEMPOTENCY_KEY_REUSED',
+              `This Idempotency-Key was already used in the last 24 hours with ${prev.callbackUrl ? `callback_url ${prev.callbackUrl}` : 'no callback_url'}; a retry must send the same one`,
+              { jobExecutionId: prev.id, field: 'callback_url' },
             )
           return { execution: prev, reused: true }
         }
