@@ -25,6 +25,8 @@ export const ConfigSchema = Type.Object({
   watchIntervalMs: Type.Integer({ minimum: 10, maximum: 60_000 }),
   /** Agents send a heartbeat this often; three missed ones mark the desktop offline. */
   heartbeatIntervalMs: Type.Integer({ minimum: 50, maximum: 300_000 }),
+  /** A socket to /_agent/ws that has not said hello (authenticated) within this is closed. */
+  helloTimeoutMs: Type.Integer({ minimum: 100, maximum: 60_000 }),
   /** How long a run whose agent vanished waits for the agent's report before it is lost. */
   agentGraceMs: Type.Integer({ minimum: 0, maximum: 3_600_000 }),
   /** A run still going after this long ends `timed_out` (a job may set its own). */
@@ -115,7 +117,7 @@ export const SETTINGS: readonly Setting[] = [
     key: 'publicUrl',
     flag: '--public-url',
     env: 'DESKHOOK_PUBLIC_URL',
-    help: 'base URL callers use (default: the Host of each request)',
+    help: 'base URL callers use, in links and OpenAPI (default: the listen address; never a request Host)',
   },
   {
     key: 'shutdownTimeoutMs',
@@ -131,6 +133,14 @@ export const SETTINGS: readonly Setting[] = [
     env: 'DESKHOOK_HEARTBEAT_INTERVAL_MS',
     default: '10000',
     help: 'ms between agent heartbeats (offline after 3 missed)',
+    parse: integer,
+  },
+  {
+    key: 'helloTimeoutMs',
+    flag: '--hello-timeout',
+    env: 'DESKHOOK_HELLO_TIMEOUT_MS',
+    default: '5000',
+    help: 'ms an agent socket may stay open before authenticating (hello)',
     parse: integer,
   },
   {

@@ -29,9 +29,15 @@ import { AgentSession, type AgentSocket } from './session.ts'
 
 export { AgentLostError }
 
-/** An agent must say hello this soon after connecting, or it is dropped. */
-const HELLO_TIMEOUT_MS = 10_000
 const MISSED_HEARTBEATS = 3
+/**
+ * Sockets that have not said hello yet, at most: an unauthenticated client can make the server
+ * hold at most this many frames of MAX_AGENT_FRAME (each closed after its first frame that is
+ * not a hello, or at the hello deadline). Further ones are closed at once with 1013.
+ */
+export const MAX_PENDING_HELLOS = 16
+/** Largest frame before hello: a hello is a few hundred bytes. */
+export const MAX_HELLO_FRAME = 64 * 1024
 
 export interface RunDispatch {
   runId: string
@@ -48,6 +54,7 @@ export interface RunDispatch {
  */
 export class AgentHub {
   #sessions = new Map<string, AgentSession>()
+  #pending = new Set<AgentSession>()
   #orphanHandler?: (desktopId: string, runId: string, lease: string, outcome: RunOutcome) => boolean
   #runs = new PendingRuns()
   #monitor: ReturnType<typeof setInterval>
@@ -70,14 +77,27 @@ export class AgentHub {
   // ── socket lifecycle (called by the WebSocket route) ─────────────────────────
   open(socket: AgentSocket): AgentSession {
     const session = new AgentSession(socket)
+    if (this.#pending.size >= MAX_PENDING_HELLOS) {
+      this.ctx.log.warn({ pending: this.#pending.size }, 'too many agent sockets without hello; refusing one')
+      session.close(1013, 'too many connections waiting to authenticate; try again later')
+      return session
+    }
+    this.#pending.add(session)
     setTimeout(() => {
+      this.#pending.delete(session)
       if (!session.desktopId) session.close(CLOSE.AUTH_FAILED, 'no hello received')
-    }, HELLO_TIMEOUT_MS).unref()
+    }, this.ctx.config.helloTimeoutMs).unref()
     return session
   }
 
-  message(session: AgentSession, data: unknown): void {
+  message(session: AgentSession, data: unknown, size = 0): void {
     session.lastSeen = Date.now()
+    if (!session.desktopId) {
+      // Before hello: one small text frame, the hello; anything else ends the socket.
+      if (data instanceof Uint8Array || data instanceof ArrayBuffer)
+        return session.close(CLOSE.PROTOCOL, 'binary frame before hello')
+      if (size > MAX_HELLO_FRAME) return session.close(1009, 'frame too large before hello')
+    }
     if (data instanceof Uint8Array || data instanceof ArrayBuffer) {
       const frame = decodePreviewFrame(data instanceof ArrayBuffer ? new Uint8Array(data) : data)
       if (frame && session.desktopId) session.preview = { ...frame, at: Date.now() }
@@ -123,6 +143,7 @@ export class AgentHub {
   }
 
   close(session: AgentSession, code: number, reason: string): void {
+    this.#pending.delete(session)
     session.closed = true
     for (const rpc of session.rpcs.values()) {
       clearTimeout(rpc.timer)
@@ -264,6 +285,7 @@ export class AgentHub {
   }
 
   #hello(session: AgentSession, hello: Hello): void {
+    this.#pending.delete(session)
     if (session.desktopId) return session.close(CLOSE.PROTOCOL, 'hello sent twice')
     if (hello.protocol !== PROTOCOL_VERSION)
       return session.close(
