@@ -4,6 +4,7 @@ import type { Db } from './db/client.ts'
 import { GroupCommitter } from './db/group-commit.ts'
 import type { Clock } from './lib/clock.ts'
 import type { Logger } from './lib/logger.ts'
+import type { StorageState } from './runtime/storage-guard.ts'
 
 /** Events services raise for the background parts (builder, scheduler) and caches. */
 export interface AppEvents {
@@ -42,8 +43,16 @@ export interface AppContext {
   readonly writes: GroupCommitter
   /** Where this server is reached: set once it listens (links use it, never a request's Host). */
   readonly site: { url?: string }
+  /** Set when the database file was removed or replaced under the server (calls get 503). */
+  readonly storage: StorageState
 }
 
-export function createContext(parts: Omit<AppContext, 'events' | 'writes' | 'site'>): AppContext {
-  return { ...parts, events: new EventEmitter<AppEvents>(), writes: new GroupCommitter(parts.db), site: {} }
+export function createContext(parts: Omit<AppContext, 'events' | 'writes' | 'site' | 'storage'>): AppContext {
+  return {
+    ...parts,
+    events: new EventEmitter<AppEvents>(),
+    writes: new GroupCommitter(parts.db),
+    site: {},
+    storage: {},
+  }
 }

@@ -54,6 +54,8 @@ export async function startServer(
   webhooks.start()
   // Status events are written with the changes they report; wake the deliverer once they commit.
   ctx.writes.onCommit((tags) => {
+    // A committed write ends a storage failure (the disk has room again).
+    ctx.storage.failing = undefined
     if (tags.has('outbox')) webhooks.notify()
   })
   const waiters = new ExecutionWaiters()

@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppContext } from '../context.ts'
 import { AppError, errorBody } from '../lib/errors.ts'
 import { verifyKey } from '../modules/keys/service.ts'
+import { isStorageError, noteStorageFailure, storageUnavailable } from '../runtime/storage-guard.ts'
 import { isPublicPath } from './public-paths.ts'
 import { beginRequest, requestState } from './request-state.ts'
 
@@ -18,6 +19,8 @@ export const httpPlugin = (ctx: AppContext) =>
       const state = beginRequest(request)
       set.headers['x-request-id'] = state.id
       const path = state.url.pathname
+      // The database file is gone or replaced: nothing may be accepted (and lost); health says why.
+      if (ctx.storage.lost && path !== '/_health') throw storageUnavailable(ctx.storage.lost)
       if (isPublicPath(request.method, path)) return
       const key = verifyKey(ctx, request.headers.get('x-api-key'))
       if (!key)
@@ -33,6 +36,7 @@ export const httpPlugin = (ctx: AppContext) =>
     })
     .onError({ as: 'global' }, ({ code, error, request, set }) => {
       const state = requestState(request)
+      if (isStorageError(error)) noteStorageFailure(ctx, error)
       const appError = toAppError(code, error)
       if (appError.status >= 500) ctx.log.error({ reqId: state.id, err: error }, 'request failed')
       set.status = appError.status
@@ -45,6 +49,9 @@ export const httpPlugin = (ctx: AppContext) =>
     })
     .onAfterResponse({ as: 'global' }, ({ request, set }) => {
       const state = requestState(request)
+      // A request that changed something and succeeded wrote it: storage works again.
+      if (ctx.storage.failing && request.method !== 'GET' && Number(set.status ?? 200) < 400)
+        ctx.storage.failing = undefined
       if (!ctx.log.isLevelEnabled('info')) return
       ctx.log.info(
         {
@@ -61,6 +68,10 @@ export const httpPlugin = (ctx: AppContext) =>
 
 function toAppError(code: string | number, error: unknown): AppError {
   if (error instanceof AppError) return error
+  if (isStorageError(error))
+    return storageUnavailable(
+      'The server cannot write to its database (the disk may be full or failing); nothing was accepted, retry later',
+    )
   switch (code) {
     case 'NOT_FOUND':
       return new AppError('NOT_FOUND', 'No such endpoint')
