@@ -1,9 +1,12 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import { MAX_AGENT_FRAME } from '../../src/modules/desktops/index.ts'
 import { createEnrollmentToken } from '../../src/modules/desktops/service.ts'
 import { MAX_HELLO_FRAME, MAX_PENDING_HELLOS } from '../../src/runtime/agent-hub/index.ts'
 import { FakeRunner } from '../helpers/fake-runner.ts'
 import { startTestServer, type TestServer } from '../helpers/test-server.ts'
+
+// Real servers and processes: room for a busy CI machine.
+setDefaultTimeout(30_000)
 
 // Issue 9 item 3: before hello, a client could send 16 MiB frames that were buffered and ignored
 // for 10 s; 40 such sockets took the server from 74 to 855 MiB. Now a frame before hello must be

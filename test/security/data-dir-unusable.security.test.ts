@@ -1,7 +1,10 @@
-import { afterAll, expect, test } from 'bun:test'
+import { afterAll, expect, setDefaultTimeout, test } from 'bun:test'
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tempDir } from '../helpers/temp-dir.ts'
+
+// Real servers and processes: room for a busy CI machine.
+setDefaultTimeout(30_000)
 
 // Issue 9 item 15: starting on a data dir that cannot be written printed a stack trace. Now one
 // line names the directory and what is needed, and the exit code is 1. The permission case runs

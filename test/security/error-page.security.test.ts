@@ -1,6 +1,9 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import { rawRequest } from '../helpers/raw-http.ts'
 import { startTestServer, type TestServer } from '../helpers/test-server.ts'
+
+// Real servers and processes: room for a busy CI machine.
+setDefaultTimeout(30_000)
 
 // Issue 9 item 2: a Host header no URL can be made of got Bun's development error page (HTML
 // with the stack, the working directory and source paths) from anyone. Now every such request

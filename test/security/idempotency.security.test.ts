@@ -1,8 +1,11 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import { createEnrollmentToken } from '../../src/modules/desktops/service.ts'
 import { FakeRunner } from '../helpers/fake-runner.ts'
 import { liveJob } from '../helpers/live-job.ts'
 import { startTestServer, type TestServer } from '../helpers/test-server.ts'
+
+// Real servers and processes: room for a busy CI machine.
+setDefaultTimeout(30_000)
 
 // Issue 9 item 13: idempotency compared bodies as bytes (keys in another order, or /orders/ vs
 // /orders, got 422), and a retry naming another callback_url silently kept the first.

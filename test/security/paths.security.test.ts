@@ -1,8 +1,11 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import { normalisePath } from '../../src/modules/jobs/path-pattern.ts'
 import { cli } from '../helpers/cli.ts'
 import { liveJob } from '../helpers/live-job.ts'
 import { startTestServer, type TestServer, teachBody } from '../helpers/test-server.ts'
+
+// Real servers and processes: room for a busy CI machine.
+setDefaultTimeout(30_000)
 
 // Issue 9 items 5 and 10: jobs taught at /café, /a%20b or /%5Fjobs could not be called at their
 // own URL (404), and a path parameter over 100 characters was a 404 JOB_NOT_FOUND.

@@ -1,9 +1,12 @@
-import { afterEach, beforeEach, expect, test } from 'bun:test'
+import { afterEach, beforeEach, expect, setDefaultTimeout, test } from 'bun:test'
 import { copyFileSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { DB_FILE } from '../../src/db/client.ts'
 import { eventually } from '../helpers/cli.ts'
 import { startTestServer, type TestServer, teachBody } from '../helpers/test-server.ts'
+
+// Real servers and processes: room for a busy CI machine.
+setDefaultTimeout(30_000)
 
 // Issue 9 item 12: /_health said ok while writes failed; a full disk made every call a 500; and a
 // deleted database file was written on silently while the CLI wrote to a new one.

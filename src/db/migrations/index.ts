@@ -7,6 +7,7 @@ import m4 from './0004_job_secrets_answers.sql' with { type: 'text' }
 import m5 from './0005_job_resettable.sql' with { type: 'text' }
 import m6 from './0006_job_submitted_values.sql' with { type: 'text' }
 import m7 from './0007_scrub_credential_headers.sql' with { type: 'text' }
+import m8 from './0008_job_kept_headers.sql' with { type: 'text' }
 
 export const migrations: { name: string; sql: string }[] = [
   { name: '0000_init', sql: m0 },
@@ -17,4 +18,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '0005_job_resettable', sql: m5 },
   { name: '0006_job_submitted_values', sql: m6 },
   { name: '0007_scrub_credential_headers', sql: m7 },
+  { name: '0008_job_kept_headers', sql: m8 },
 ]

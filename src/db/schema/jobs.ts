@@ -23,6 +23,11 @@ export const jobs = sqliteTable(
     timeoutMs: integer('timeout_ms'),
     /** The app is reset between runs, so verification may submit samples again (`deskhook.resettable`). */
     resettable: integer('resettable', { mode: 'boolean' }).notNull().default(false),
+    /**
+     * Credential headers the job opts in (`deskhook.keepHeaders`): never stored with the call;
+     * each call's value is kept as the job secret of the same name (`{{$secrets.x-tenant-token}}`).
+     */
+    keptHeaders: text('kept_headers', { mode: 'json' }).$type<string[]>().notNull().default([]),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

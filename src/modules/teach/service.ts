@@ -64,6 +64,7 @@ export function teach(ctx: AppContext, req: TeachRequest): TeachResult {
         desktopPool: null,
         timeoutMs: null,
         resettable: envelope.resettable ?? false,
+        keptHeaders: (envelope.keepHeaders ?? []).map((h) => h.toLowerCase()),
         createdAt: now,
         updatedAt: now,
       }
@@ -73,6 +74,10 @@ export function teach(ctx: AppContext, req: TeachRequest): TeachResult {
       // The latest description wins: teaching is how a job's purpose gets refined.
       job = { ...job, prompt: envelope.prompt, updatedAt: now }
       tx.update(jobs).set({ prompt: job.prompt, updatedAt: now }).where(eq(jobs.id, job.id)).run()
+    }
+    if (!created && envelope.keepHeaders !== undefined) {
+      job = { ...job, keptHeaders: envelope.keepHeaders.map((h) => h.toLowerCase()), updatedAt: now }
+      tx.update(jobs).set({ keptHeaders: job.keptHeaders, updatedAt: now }).where(eq(jobs.id, job.id)).run()
     }
     if (!created && envelope.resettable !== undefined && envelope.resettable !== job.resettable) {
       job = { ...job, resettable: envelope.resettable, updatedAt: now }

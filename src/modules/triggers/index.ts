@@ -6,6 +6,7 @@ import { requestState } from '../../http/request-state.ts'
 import { AppError } from '../../lib/errors.ts'
 import { isReservedPath } from '../jobs/path-pattern.ts'
 import { jobNotFound, matchJob } from '../jobs/service.ts'
+import { keepHeaderSecrets } from '../secrets/kept-headers.ts'
 import { ENVELOPE_KEY } from '../teach/model.ts'
 import { teach } from '../teach/service.ts'
 import { httpInfo, mergeInput, queryObject } from './job-input.ts'
@@ -27,7 +28,14 @@ export const triggerRoutes = (ctx: AppContext, runtime: Runtime) =>
       const { input, envelope, teaching } = mergeInput(queryObject(url.searchParams), body)
 
       if (teaching) {
-        const { response } = teach(ctx, { method, path, envelope, input, http: httpInfo(request, path, {}) })
+        const { response, job } = teach(ctx, {
+          method,
+          path,
+          envelope,
+          input,
+          http: httpInfo(request, path, {}),
+        })
+        keepHeaderSecrets(ctx, job, request)
         set.status = 202
         set.headers.location = response.buildPath
         return response
@@ -41,6 +49,7 @@ export const triggerRoutes = (ctx: AppContext, runtime: Runtime) =>
           `${match.job.method} ${match.job.path} is still learning: promote it to live in the dashboard (or \`deskhook jobs promote\`), or send a teaching call with the ${ENVELOPE_KEY} envelope`,
           { jobId: match.job.id, mode: match.job.mode },
         )
+      keepHeaderSecrets(ctx, match.job, request)
       const state = requestState(request)
       const answer = await liveCall(ctx, runtime, {
         request,

@@ -1,0 +1,1 @@
+ALTER TABLE `jobs` ADD `kept_headers` text DEFAULT '[]' NOT NULL;
