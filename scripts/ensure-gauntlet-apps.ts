@@ -7,6 +7,11 @@ import { existsSync } from 'node:fs'
 const APPS: [binary: string, pkg: string][] = [
   ['/usr/bin/fossil', 'fossil'],
   ['/usr/bin/radicale', 'radicale'],
+  ['/usr/bin/php', 'php-cli'],
+  ['/usr/share/dokuwiki/doku.php', 'dokuwiki'],
+  ['/usr/share/phpliteadmin/phpliteadmin.php', 'phpliteadmin'],
+  // PHP's SQLite module (phpLiteAdmin needs it); its doc folder is how the package shows.
+  ['/usr/share/doc/php-sqlite3', 'php-sqlite3'],
 ]
 const missing = APPS.filter(([bin]) => !existsSync(bin)).map(([, pkg]) => pkg)
 if (missing.length === 0) process.exit(0)

@@ -39,6 +39,15 @@ export async function askOutputs(session: BuildSession, ctx: OutputContext): Pro
     promptAsksFor: phrases,
     suggested: [...generated.map((g) => g.step.into), ...suggested.map((p) => p.key)],
   })
+  // A task that asks for nothing back ("Insert a row …") returns nothing: no question about
+  // values nobody asked for. A sample's `expect` (or "… and return X") adds outputs.
+  if (phrases.length === 0 && pairs.length > 0) {
+    session.progress(
+      'outputs',
+      `The prompt asks for no values, so the job returns none (${pairs.length} label/value pair(s) appeared; name one in the prompt or in expect to return it)`,
+    )
+    return []
+  }
   if (options.length === 0) {
     if (phrases.length === 0) {
       session.progress(

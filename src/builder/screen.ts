@@ -225,10 +225,11 @@ function namesOf(
   const own = skipOwnName || placeholderLike(element) || !/\p{L}{2}/u.test(element.name) ? '' : element.name
   const hint = element.placeholder ?? (placeholderLike(element) ? element.name : '')
   const column = columnHeader(index, element)
+  const row = rowLabel(index, element)
   // In a grid, the text before a cell's box belongs to the row or the previous column.
-  const caption = column ? '' : captionBefore(index, element)
-  const label = own || caption || column || hint || element.automationId || element.role
-  const names = [own, caption, column, hint].filter((n) => n !== '')
+  const caption = column || row ? '' : captionBefore(index, element)
+  const label = own || caption || column || row || hint || element.automationId || element.role
+  const names = [own, caption, column, row, hint].filter((n) => n !== '')
   const nameSources: Record<string, string> = {}
   const source = (name: string, how: string) => {
     if (name && !(name in nameSources)) nameSources[name] = how
@@ -236,6 +237,7 @@ function namesOf(
   source(own, 'its label')
   source(caption, 'the text before it,')
   source(column, 'its column')
+  source(row, 'its row')
   source(hint, 'its hint')
   if (element.automationId) source(element.automationId, 'its id')
   return { label, names: withId(names.length ? names : [label], element), nameSources }
@@ -292,6 +294,23 @@ function captionBefore(index: TreeIndex, element: UiElement): string {
 
 function insideControl(index: TreeIndex, element: UiElement): boolean {
   return ancestors(index, element).some((a) => CONTROL_ROLES.has(a.role))
+}
+
+/**
+ * For a control in a table row whose first cell is plain text: that text ("city" in a form laid out
+ * as a table: field name | type | operator | value box). A row with several controls is named by
+ * it too (a search form's operator and value); other rows' labels never count.
+ */
+function rowLabel(index: TreeIndex, element: UiElement): string {
+  const chain = ancestors(index, element)
+  const cell = chain.find((a) => a.role === 'cell' || a.role === 'rowheader')
+  const row = cell && index.parent.get(cell)
+  if (!cell || !row || row.role !== 'row') return ''
+  const first = row.children.find((c) => c.role === 'cell' || c.role === 'rowheader')
+  if (!first || first === cell) return ''
+  const holdsControl = indexTree(first).all.some((e) => CONTROL_ROLES.has(e.role) || ACTION_ROLES.has(e.role))
+  const text = first.name.trim().replace(/[\s:*]+$/, '')
+  return holdsControl || !/\p{L}/u.test(text) || text.length > CAPTION_MAX ? '' : text
 }
 
 /** For a control in a table cell: the header of its column ("Hours"). */

@@ -87,6 +87,16 @@ describe('fields are named the way a person reads the screen', () => {
     )
   })
 
+  test('a form laid out as a table names each box by its row (phpLiteAdmin: field | type | operator | value)', async () => {
+    const mapped = await mapOn('phpliteadmin-search', { city: 'Paris' })
+    expect(mapped.transcript.questions).toEqual([])
+    expect(stepFor(mapped, 'city')).toMatchObject({ kind: 'fill', value: '{{city}}' })
+    expect(mapped.transcript.lines).toContain('[map] “city” goes into “city”: its row “city” (match 1.00)')
+    // The header row's "Value" (a plain cell, not a column header) names no box.
+    const other = await mapOn('phpliteadmin-search', { email: 'ada@example.com' })
+    expect(other.transcript.lines).toContain('[map] “email” goes into “email”: its row “email” (match 1.00)')
+  })
+
   test('an aria-labelled ARIA combobox is found by its label and chosen by typing', async () => {
     const mapped = await mapOn('combobox-and-grid', { assignee: 'grace hopper' })
     expect(stepFor(mapped, 'assignee')).toMatchObject({

@@ -21,6 +21,8 @@ export type Recorded =
   | 'date-parts'
   | 'picker-and-search'
   | 'combobox-and-grid'
+  /** Recorded by test/builder/outputs/snapshots/capture.ts (Debian's phpLiteAdmin, signed in). */
+  | 'phpliteadmin-search'
 
 export async function recorded(name: Recorded): Promise<Snapshot> {
   return (await Bun.file(join(import.meta.dir, 'snapshots', `${name}.json`)).json()) as Snapshot

@@ -9,11 +9,18 @@ import { BrowserDriver } from '../../../../src/agent/drivers/browser/index.ts'
 import { indexTree } from '../../../../src/automation/index.ts'
 import type { Snapshot } from '../../../../src/protocol/elements.ts'
 import { startDokuWiki } from '../../../gauntlet/apps/dokuwiki.ts'
+import { startPhpLiteAdmin } from '../../../gauntlet/apps/phpliteadmin.ts'
 import { startRadicale } from '../../../gauntlet/apps/radicale.ts'
 
 const driver = new BrowserDriver()
 
-async function save(name: string, url: string, origin: string, windowId?: string): Promise<void> {
+async function save(
+  name: string,
+  url: string,
+  origin: string,
+  windowId?: string,
+  folder = import.meta.dir,
+): Promise<void> {
   const id = windowId ?? (await driver.launch({ url })).id
   const snapshot = await driver.snapshot(id)
   const stable: Snapshot = {
@@ -27,7 +34,7 @@ async function save(name: string, url: string, origin: string, windowId?: string
     capturedAt: '2025-01-01T00:00:00.000Z',
   }
   const text = JSON.stringify(stable, null, 2).replaceAll(origin, 'http://app')
-  await Bun.write(join(import.meta.dir, `${name}.json`), `${text}\n`)
+  await Bun.write(join(folder, `${name}.json`), `${text}\n`)
 }
 
 const wiki = await startDokuWiki()
@@ -75,6 +82,30 @@ try {
   }
   await save('radicale-collections', radicale.url, origin, window.id)
 } finally {
-  await driver.stop()
   await radicale.stop()
+}
+
+// phpLiteAdmin's table search form, a form laid out as a table (field | type | operator | value),
+// for the field-mapping tests (test/builder/values).
+const plite = await startPhpLiteAdmin()
+try {
+  const origin = new URL(plite.url).origin
+  const window = await driver.launch({ url: plite.url })
+  const login = await driver.snapshot(window.id)
+  const password = indexTree(login.root).all.find((e) => e.role === 'textbox')!
+  await driver.act(window.id, { kind: 'fill', ref: password.ref!, value: plite.password })
+  const button = indexTree(login.root).all.find((e) => e.role === 'button')!
+  await driver.act(window.id, { kind: 'click', ref: button.ref! })
+  await driver.waitForChange(window.id, 5000)
+  await driver.navigate(window.id, `${plite.url}?table=customers&action=table_search`)
+  await save(
+    'phpliteadmin-search',
+    plite.url,
+    origin,
+    window.id,
+    join(import.meta.dir, '../../values/snapshots'),
+  )
+} finally {
+  await driver.stop()
+  await plite.stop()
 }
