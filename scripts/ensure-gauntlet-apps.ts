@@ -12,6 +12,10 @@ const APPS: [binary: string, pkg: string][] = [
   ['/usr/share/phpliteadmin/phpliteadmin.php', 'phpliteadmin'],
   // PHP's SQLite module (phpLiteAdmin needs it); its doc folder is how the package shows.
   ['/usr/share/doc/php-sqlite3', 'php-sqlite3'],
+  ['/usr/share/mediawiki/index.php', 'mediawiki'],
+  ['/usr/share/doc/php-intl', 'php-intl'],
+  ['/usr/share/doc/php-mbstring', 'php-mbstring'],
+  ['/usr/share/doc/php-xml', 'php-xml'],
 ]
 const missing = APPS.filter(([bin]) => !existsSync(bin)).map(([, pkg]) => pkg)
 if (missing.length === 0) process.exit(0)

@@ -60,12 +60,12 @@ export class NoFormFound extends BuildFailure {
 
 const FIND = actionOf('find')
 
-/** A box for searching: typed as search, or named/hinted "Search…", "Find…", "Filter…". */
+/** A box for searching: typed as search, or named/hinted "Search…", "Find…", "Filter…", "Tag filter". */
 export function isSearchBox(element: UiElement): boolean {
   if (element.inputType === 'search') return true
-  return /^(search|find|filter|look ?up)\b/i.test(
-    `${element.placeholder ?? ''}`.trim() || element.name.trim(),
-  )
+  // "Search…", "Find orders", and a name that says it filters ("Tag filter:", "Filter by tag").
+  const name = `${element.placeholder ?? ''}`.trim() || element.name.trim()
+  return /^(search|find|filter|look ?up)\b/i.test(name) || /\bfilter\b/i.test(name)
 }
 
 const actionKey = (e: UiElement) => `${e.role}\u0000${e.name}`

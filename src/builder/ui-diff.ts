@@ -1,7 +1,7 @@
 // What changed between two snapshots of one window. Refs differ between snapshots, so elements
 // are paired by what a person sees (role and name) or by automationId, never by ref.
 import { indexTree } from '../automation/index.ts'
-import type { UiElement } from '../protocol/elements.ts'
+import type { UiElement, UiRole } from '../protocol/elements.ts'
 
 const keyOf = (e: UiElement) => `${e.role}\u0000${e.name}`
 
@@ -36,10 +36,23 @@ export interface ControlChange {
   newDescription?: string
 }
 
+/** What a person fills in: only these can be flagged invalid (a link's tooltip is no complaint). */
+const FIELD_ROLES = new Set<UiRole>([
+  'textbox',
+  'combobox',
+  'listbox',
+  'checkbox',
+  'radio',
+  'spinbutton',
+  'switch',
+  'slider',
+])
+
 /** Controls that turned invalid or gained description text between the two snapshots. */
 export function flaggedControls(before: UiElement, after: UiElement): ControlChange[] {
   const out: ControlChange[] = []
   for (const element of indexTree(after).all) {
+    if (!FIELD_ROLES.has(element.role)) continue
     const earlier = counterpart(before, element)
     if (!earlier) continue
     const turnedInvalid = element.states.includes('invalid') && !earlier.states.includes('invalid')

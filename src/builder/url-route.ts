@@ -134,8 +134,12 @@ export async function findUrlRoute(
   if (!appUrl) return undefined
   let patterns = urlPatterns(screens, leaves, appUrl).filter((p) => p.direct || !onlyDirect)
   // A form for the record: addresses that name the record by a key (`?id=`, `/pages/…`) and say
-  // what is done to it (`do=edit`, `/new`) come first.
-  if (form) patterns = [...patterns].sort((a, b) => formRank(b.template) - formRank(a.template))
+  // what is done to it (`do=edit`, `/new`) come first; of those, the plainest (fewest other
+  // parameters: not `&section=1`).
+  if (form)
+    patterns = [...patterns].sort(
+      (a, b) => formRank(b.template) - formRank(a.template) || extras(a.template) - extras(b.template),
+    )
   if (patterns.length === 0) return undefined
   session.progress(
     'explore',
@@ -210,6 +214,11 @@ export async function findUrlRoute(
 
 const KEYED = /[?&/](id|ids|key|page|name|slug|item|record|title)[=/]/i
 const ACTS = /(edit|new|create|add|write|compose)\b/i
+
+/** How many query parameters an address carries. */
+function extras(template: string): number {
+  return (template.split('?')[1] ?? '').split('&').filter(Boolean).length
+}
 
 function formRank(template: string): number {
   const at = template.indexOf('{{')

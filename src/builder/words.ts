@@ -91,7 +91,7 @@ export function compact(text: string): string {
 
 /**
  * 0…1: how well two word lists name the same thing. Dice overlap of stems (a shared prefix of 3+
- * letters counts 0.8, for abbreviations); when one side's words all appear in the other ("id"
+ * letters counts 0.8, for abbreviations, and so does a compound's last word: "Wikitext" for text); when one side's words all appear in the other ("id"
  * in "Customer ID") at least 0.8, since labels often add a qualifier that keys leave out.
  */
 export function stemSimilarity(a: string[], b: string[]): number {
@@ -99,14 +99,28 @@ export function stemSimilarity(a: string[], b: string[]): number {
   const credit = (word: string, others: string[]): number =>
     others.includes(word)
       ? 1
-      : others.some((o) => Math.min(o.length, word.length) >= 3 && (o.startsWith(word) || word.startsWith(o)))
+      : others.some(
+            (o) =>
+              (Math.min(o.length, word.length) >= 3 && (o.startsWith(word) || word.startsWith(o))) ||
+              compoundOf(o, word) ||
+              compoundOf(word, o),
+          )
         ? 0.8
         : 0
   const fromA = a.map((w) => credit(w, b))
   const fromB = b.map((w) => credit(w, a))
   const dice = (fromA.reduce((x, y) => x + y, 0) + fromB.reduce((x, y) => x + y, 0)) / (a.length + b.length)
   const contained = fromA.every((c) => c === 1) || fromB.every((c) => c === 1)
-  return contained ? Math.max(dice, 0.8) : dice
+  if (contained) return Math.max(dice, 0.8)
+  // A one-word key that is the last word of a compound in the label ("text" in "Wikitext source
+  // editor") names that field nearly as well as being one of its words.
+  const [one, other] = a.length === 1 ? [a[0]!, b] : b.length === 1 ? [b[0]!, a] : ['', []]
+  return one && other.some((o) => compoundOf(o, one)) ? Math.max(dice, 0.75) : dice
+}
+
+/** "wikitext" holds "text", "postcode" holds "code": a compound ending in a whole word of 4+ letters. */
+function compoundOf(long: string, short: string): boolean {
+  return short.length >= 4 && long.length >= short.length + 3 && long.endsWith(short)
 }
 
 /** Similarity of two texts (a key and a label): equal when only case and separators differ. */

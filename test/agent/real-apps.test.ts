@@ -43,6 +43,13 @@ beforeAll(async () => {
       if (path === '/outside')
         return html((await Bun.file(join(PAGES, 'outside.html')).text()).replaceAll('OUTSIDE', outsideBase))
       if (path === '/results') return html('<!doctype html><title>Results</title><h1>3 results</h1>')
+      // An editor that asks "Leave site? Changes you made may not be saved" (MediaWiki's does).
+      if (path === '/editor')
+        return html(
+          '<!doctype html><title>Editor</title><label>Text <textarea id="text"></textarea></label>' +
+            '<script>let dirty = false; text.addEventListener("input", () => { dirty = true });' +
+            'addEventListener("beforeunload", (e) => { if (dirty) { e.preventDefault(); e.returnValue = "" } })</script>',
+        )
       if (path === '/go-away') return Response.redirect(`${outsideBase}/sso`, 302)
       if (path === '/broken') return html('<!doctype html><title>Oops</title>Server error', 500)
       return html('<!doctype html><title>Not found</title>', 404)
@@ -325,6 +332,25 @@ describe('name resolution', () => {
     } finally {
       await own.stop()
     }
+  })
+})
+
+describe('a page that asks to stay', () => {
+  test('launch and navigate leave an editor with unsaved text (its beforeunload) instead of failing', async () => {
+    const window = await driver.launch({ url: `${base}/editor` })
+    const fill = async () =>
+      driver.act(window.id, {
+        kind: 'fill',
+        ref: (await element(window.id, byId('text'))).ref,
+        value: 'draft',
+      })
+    await fill()
+    const again = await driver.launch({ url: `${base}/results` })
+    expect(again.title).toBe('Results')
+    await driver.navigate(again.id, `${base}/editor`)
+    await fill()
+    const moved = await driver.navigate(again.id, `${base}/results`)
+    expect(moved.title).toBe('Results')
   })
 })
 

@@ -9,6 +9,8 @@ import type { GauntletJob, RunningApp } from './types.ts'
 
 /** How long a build may take before the job counts as failed (a person would give up too). */
 const BUILD_WAIT_MS = 120_000
+/** Progress lines kept from a failed build (GAUNTLET_TRAIL=40 shows more while debugging). */
+const TRAIL = Number(process.env.GAUNTLET_TRAIL ?? 8)
 
 export interface JobOutcome {
   app: string
@@ -100,7 +102,7 @@ async function teachAndCall<A extends RunningApp>(
         return ['succeeded', 'failed', 'waiting_for_answer'].includes(last.status) && last
       }, BUILD_WAIT_MS).catch(() => undefined)
       if (!build) {
-        out.trail = (last?.progress ?? []).slice(-8).map((p) => `[${p.stage}] ${p.message}`)
+        out.trail = (last?.progress ?? []).slice(-TRAIL).map((p) => `[${p.stage}] ${p.message}`)
         return fail(
           out,
           started,
@@ -109,14 +111,14 @@ async function teachAndCall<A extends RunningApp>(
       }
       if (build.status === 'succeeded') break
       if (build.status === 'failed') {
-        out.trail = build.progress.slice(-8).map((p) => `[${p.stage}] ${p.message}`)
+        out.trail = build.progress.slice(-TRAIL).map((p) => `[${p.stage}] ${p.message}`)
         return fail(out, started, `build: ${build.error?.code} ${build.error?.message}`)
       }
       const question = build.question!
       out.questions.push(question.kind)
       const answer = job.answer?.(question as never)
       if (answer === undefined) {
-        out.trail = build.progress.slice(-8).map((p) => `[${p.stage}] ${p.message}`)
+        out.trail = build.progress.slice(-TRAIL).map((p) => `[${p.stage}] ${p.message}`)
         return fail(
           out,
           started,

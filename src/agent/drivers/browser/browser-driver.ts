@@ -1,4 +1,5 @@
 // The browser driver: Chromium/Edge over the DevTools protocol, one tab per window.
+
 import type { Protocol } from 'devtools-protocol'
 import type { AppSpec } from '../../../protocol/automation.ts'
 import type {
@@ -21,6 +22,7 @@ import {
   launchBrowser,
   resolveDevtoolsUrl,
 } from './launch-browser.ts'
+import type { PageTarget } from './page-target.ts'
 import { originOf, TabRegistry } from './tab-registry.ts'
 import { settle } from './waiting.ts'
 
@@ -228,11 +230,9 @@ export class BrowserDriver implements Driver {
     if (page.dialog) await page.session.send('Page.handleJavaScriptDialog', { accept: false })
     const timeoutMs = this.options.navigationTimeoutMs ?? 30_000
     const blockedBefore = page.blockedNavigations.length
-    const { errorText, loaderId } = await page
-      .call('Page.navigate', { url: app.url }, timeoutMs)
-      .catch((error: Error) => {
-        throw new DriverError('LAUNCH_FAILED', `Cannot open ${app.url}: ${error.message}`)
-      })
+    const { errorText, loaderId } = await navigateLeaving(page, app.url, timeoutMs).catch((error: Error) => {
+      throw new DriverError('LAUNCH_FAILED', `Cannot open ${app.url}: ${error.message}`)
+    })
     const redirected = page.blockedNavigations[blockedBefore]
     if (redirected !== undefined)
       throw new DriverError(
@@ -254,7 +254,7 @@ export class BrowserDriver implements Driver {
     if (page.dialog)
       throw new DriverError('BLOCKED_BY_DIALOG', `A ${page.dialog.type} dialog is open: act on it first`)
     const timeoutMs = this.options.navigationTimeoutMs ?? 30_000
-    const { errorText } = await page.call('Page.navigate', { url }, timeoutMs)
+    const { errorText } = await navigateLeaving(page, url, timeoutMs)
     if (errorText === 'net::ERR_ABORTED' && page.blockedNavigations.at(-1) === url)
       throw blockedError(url, this.apps.get(windowId))
     if (errorText) throw new DriverError('LAUNCH_FAILED', `Cannot open ${url}: ${errorText}`)
@@ -369,4 +369,25 @@ function partOf(ref: string, generation: number): string {
     throw new DriverError('STALE_REF', `Ref ${ref} is not from the latest snapshot of this window`)
   }
   return ref.slice(colon + 1)
+}
+
+/**
+ * Navigates the tab, leaving the page even when it asks to stay ("Leave site? Changes you made
+ * may not be saved", an editor's beforeunload): a launch starts the app afresh and a navigate step
+ * means to go there, so unsaved input of an earlier run or build is abandoned, as intended.
+ */
+async function navigateLeaving(page: PageTarget, url: string, timeoutMs: number) {
+  try {
+    return await page.call('Page.navigate', { url }, timeoutMs)
+  } catch (error) {
+    if (page.dialog?.type !== 'beforeunload') throw error
+    await page.session.send('Page.handleJavaScriptDialog', { accept: true })
+    // The dialog's closing is reported as an event; wait for it (on page changes) before going on.
+    const deadline = performance.now() + 5_000
+    while (page.dialog && performance.now() < deadline) await page.nextChange(deadline - performance.now())
+    // The navigation the page held back now runs; let it finish before going there afresh (a
+    // second navigation while it commits would abort one of them).
+    await settle(page, { maxMs: Math.min(timeoutMs, 5_000) })
+    return page.call('Page.navigate', { url }, timeoutMs)
+  }
 }
