@@ -170,28 +170,13 @@ export async function findUrlRoute(
     const fits = form
       ? screenFitness(form.rest, form.controlsOf(after)) >= FORM_FITS
       : shows && !NOT_FOUND.test(`${after.window.title} ${text.slice(0, 400)}`)
-    if (form && fits) {
+    if (fits) {
       session.progress(
         'explore',
-        `Opening ${relative} shows a form for the other values: the job opens “${pattern.template}” and fills it`,
+        form
+          ? `Opening ${relative} shows a form for the other values: the job opens “${pattern.template}” and fills it`
+          : `Opening ${relative} shows the record (it has “${value}”): the job opens “${pattern.template}”`,
         { url: pattern.template },
-      )
-      return {
-        step: { kind: 'navigate', name: `Open ${pattern.template}`, url: pattern.template },
-        prelude,
-        leaf,
-        before: base,
-        after,
-        elapsedMs,
-      }
-    }
-    if (!form && fits) {
-      session.progress(
-        'explore',
-        `Opening ${relative} shows the record (it has “${value}”): the job opens “${pattern.template}”`,
-        {
-          url: pattern.template,
-        },
       )
       return {
         step: { kind: 'navigate', name: `Open ${pattern.template}`, url: pattern.template },

@@ -51,13 +51,10 @@ export async function startMediaWiki(): Promise<MediaWiki> {
   if (install.exitCode !== 0) throw new Error(`mediawiki install failed: ${install.stderr.toString()}`)
   // PHP's server answers one request at a time, and MediaWiki runs its job queue by calling
   // itself after a page is sent: that call would wait on the very server that waits for it.
-  // The queue runs from the edit script instead ($wgJobRunRate = 0), and PHP gets a few workers.
+  // The queue runs from the edit script instead ($wgJobRunRate = 0). (No PHP_CLI_SERVER_WORKERS:
+  // its forked workers outlive the server when it is stopped.)
   appendFileSync(join(dir, 'LocalSettings.php'), '\n$wgJobRunRate = 0;\n')
-  const env = {
-    ...process.env,
-    MW_CONFIG_FILE: join(dir, 'LocalSettings.php'),
-    PHP_CLI_SERVER_WORKERS: '4',
-  }
+  const env = { ...process.env, MW_CONFIG_FILE: join(dir, 'LocalSettings.php') }
   const server = Bun.spawn(['php', '-S', `127.0.0.1:${port}`, '-t', ROOT], {
     cwd: ROOT,
     env,
