@@ -128,7 +128,7 @@ function conditionFor(
   element: UiElement | undefined,
   inputs: string[],
 ): Condition {
-  const { pattern, match } = generaliseText(message, inputs)
+  const { pattern, match } = generaliseText(message, inputs, { lead: true })
   if (kind === 'dialog') return { kind: 'dialog', text: pattern, match }
   if (kind === 'screen' && element && SCREEN_ROLES.has(element.role))
     return {

@@ -107,7 +107,7 @@ export function scenarioFor(
   const scenario: Scenario = { name, outcome, when: ending.condition, steps }
   const element = ending.messageElement
   if (element && element !== after && element !== ending.dialog) {
-    const { pattern, match } = generaliseText(ending.message, inputs)
+    const { pattern, match } = generaliseText(ending.message, inputs, { lead: true })
     const text = { pattern, match: match === 'contains' ? ('exact' as const) : match }
     steps.push({
       kind: 'read',

@@ -69,9 +69,7 @@ export function moveScore(reading: PromptReading, name: string): number {
   const have = new Set([...stems(name), ...nameStems(name)])
   if (have.size === 0) return 0
   // "New note" is no way to change a note, nor "Delete" a way to create one.
-  const families = new Set(splitWords(name).flatMap((w) => actionOf(w) ?? []))
-  const rivals = RIVALS.get(reading.verb ?? '')
-  if (rivals && [...families].some((f) => rivals.has(f))) return 0
+  if (rivalsTask(reading, name)) return 0
   let score = 0
   for (const s of reading.object) if (have.has(s)) score += 1
   for (const s of reading.names) if (have.has(s) && !reading.object.includes(s)) score += 1
@@ -82,6 +80,12 @@ export function moveScore(reading: PromptReading, name: string): number {
     if (have.has(s) && !reading.object.includes(s) && !reading.names.includes(s) && s !== reading.verb)
       score += 0.5
   return score
+}
+
+/** A control named for another action than the task's ("Insert As New Row" when editing a row). */
+export function rivalsTask(reading: PromptReading, name: string): boolean {
+  const rivals = RIVALS.get(reading.verb ?? '')
+  return rivals !== undefined && splitWords(name).some((w) => rivals.has(actionOf(w) ?? ''))
 }
 
 const ROW_ROLES = new Set(['row', 'listitem', 'treeitem'])

@@ -99,10 +99,27 @@ function generaliseRun(run: string): string {
  * A text match that holds for every run: the exact text (contains) when nothing in it varies,
  * else an anchored regex over digits and input values.
  */
-export function generaliseText(text: string, inputs: string[]): { pattern: string; match: TextMatch } {
-  const parts = pieces(text, inputs)
+export function generaliseText(
+  text: string,
+  inputs: string[],
+  options: { lead?: boolean } = {},
+): { pattern: string; match: TextMatch } {
+  const lead = options.lead ? leadSentence(text) : text
+  const parts = pieces(lead, inputs)
+  if (lead !== text) return { pattern: `^${toPattern(parts)}`, match: 'regex' }
   if (parts.every((p) => p.kind === 'literal')) return { pattern: text, match: 'contains' }
   return { pattern: `^${toPattern(parts)}$`, match: 'regex' }
+}
+
+/**
+ * A long message is recognised by its first sentence: what follows is detail that quotes the
+ * record ("1 row(s) affected. UPDATE "customers" SET "name"='Isaac Newton' …"), which differs on
+ * every call in values the caller never sent.
+ */
+export function leadSentence(text: string): string {
+  if (text.length <= 80) return text
+  const first = /^(.{8,80}?[.!?])\s+\S/su.exec(text)
+  return first ? first[1]! : text
 }
 
 /**
@@ -137,7 +154,7 @@ export function idLikeTokens(text: string): string[] {
 
 /** The outcome signature: the kind of ending and its text with numbers and input values blanked. */
 export function outcomeSignature(kind: string, text: string, inputs: string[]): string {
-  const normalised = pieces(text.replace(/\s+/g, ' ').trim(), inputs)
+  const normalised = pieces(leadSentence(text.replace(/\s+/g, ' ').trim()), inputs)
     .map((p) => (p.kind === 'literal' ? p.text.toLowerCase() : p.kind === 'digits' ? '#' : '*'))
     .join('')
   return `${kind}: ${normalised}`

@@ -187,6 +187,8 @@ export function findGenerated(
       return { step, token: shown(element), text: shown(element) }
     }
   }
+  const cell = ownRowCell(ctx, key)
+  if (cell) return cell
   const keyStems = stems(key)
   let best: { element: UiElement; token: string; score: number } | undefined
   for (const element of ctx.ending.appeared) {
@@ -222,6 +224,57 @@ export function findGenerated(
 }
 
 const ITEM_ROLES = new Set<UiRole>(['row', 'listitem', 'treeitem'])
+const CELLS = new Set<UiRole>(['cell', 'columnheader', 'rowheader'])
+
+/**
+ * A generated value shown in a table, in the row that holds the sample's own values, under the
+ * column named after the key: the new row's "id" in a table of all rows (phpLiteAdmin shows the
+ * table after an insert). Headers may be fewer than cells (a leading "actions" header spanning
+ * three cells): they are then aligned from the right.
+ */
+function ownRowCell(
+  ctx: OutputContext,
+  key: string,
+): { step: ReadStep; token: string; text: string } | undefined {
+  const keyStems = stems(key)
+  if (keyStems.length === 0) return undefined
+  const values = new Set(ctx.inputs.map(norm).filter((v) => v.length >= 2))
+  const fresh = new Set(ctx.ending.appeared)
+  const index = indexTree(ctx.after)
+  for (const table of index.all.filter((e) => e.role === 'table')) {
+    const rows = indexTree(table).all.filter((e) => e.role === 'row')
+    const cellsOf = (row: UiElement) => row.children.filter((c) => CELLS.has(c.role))
+    const header =
+      rows.find((r) => cellsOf(r).length > 0 && cellsOf(r).every((c) => c.role === 'columnheader')) ??
+      rows.find((r) => cellsOf(r).length > 0)
+    if (!header) continue
+    const heads = cellsOf(header)
+    const column = heads.findIndex((h) => {
+      const words = stems(h.name)
+      return words.length > 0 && words.length <= 3 && keyStems.every((k) => words.includes(k))
+    })
+    if (column < 0) continue
+    const matches = (row: UiElement) => cellsOf(row).filter((c) => values.has(norm(c.name))).length
+    const own = rows
+      .filter((r) => r !== header && indexTree(r).all.some((e) => fresh.has(e)) && matches(r) > 0)
+      .sort((a, b) => matches(b) - matches(a))
+    if (own.length === 0 || (own.length > 1 && matches(own[0]!) === matches(own[1]!))) continue
+    const cells = cellsOf(own[0]!)
+    const element = cells[column + Math.max(0, cells.length - heads.length)]
+    if (!element?.name.trim() || values.has(norm(element.name))) continue
+    const { pattern } = generaliseText(element.name, ctx.inputs)
+    const place = designPlaceSelector(ctx.after, element, `the “${heads[column]!.name}” cell of the new row`)
+    const regex = pattern.startsWith('^') ? pattern : `^${escapeRegex(pattern)}$`
+    const step: ReadStep = {
+      kind: 'read',
+      name: `Read “${key}”`,
+      target: ownItem(ctx, element, regex, place),
+      into: key,
+    }
+    return { step, token: element.name.trim(), text: element.name }
+  }
+  return undefined
+}
 
 /**
  * A value read inside one of a run of like items (a row, a card per record) is read in the item

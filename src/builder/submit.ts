@@ -5,6 +5,7 @@ import { ancestors, type TreeIndex } from '../automation/element-tree.ts'
 import { indexTree } from '../automation/index.ts'
 import type { Selector, Step } from '../protocol/automation.ts'
 import type { UiElement } from '../protocol/elements.ts'
+import { rivalsTask } from './explore-moves.ts'
 import type { PromptReading } from './prompt.ts'
 import { designSelector } from './selector-design.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
@@ -28,10 +29,15 @@ const NOT_SUBMIT = new Set(
 /** Controls a person uses to search: Enter in the box sends it when there is no button. */
 const SEARCHY = new Set(stems('search find query filter lookup'))
 
-/** A button's plausibility as the submit, or undefined for one that surely is not (Cancel, Back). */
+/**
+ * A button's plausibility as the submit, or undefined for one that surely is not (Cancel, Back).
+ * One named for another action than the task's ("Insert As New Row" on a row's edit form, for a
+ * change) scores nothing: never taken silently, still offered when asking.
+ */
 export function submitScore(name: string, reading: PromptReading): number | undefined {
   const words = stems(name)
   if (words.length === 0 || words.some((w) => NOT_SUBMIT.has(w))) return undefined
+  if (rivalsTask(reading, name)) return 0
   const submitLike = words.some((w) => SUBMIT.has(w)) ? 1 : 0
   const task = Math.min(1, words.filter((w) => reading.taskStems.includes(w)).length * 0.5)
   return submitLike + task

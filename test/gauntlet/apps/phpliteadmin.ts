@@ -14,13 +14,21 @@ export interface Customer {
   name: string
   email: string
   city: string
+  signup_date: string | null
 }
 
 export interface PhpLiteAdmin extends RunningApp {
   password: string
   customers(): Customer[]
-  addCustomer(name: string, email: string, city: string): number
+  addCustomer(name: string, email: string, city: string, signupDate?: string): number
 }
+
+/** Customers the database holds before any job runs (a real table is never empty). */
+const SEEDED: [name: string, email: string, city: string, signup: string][] = [
+  ['Karl Benz', 'karl@example.com', 'Mannheim', '2026-01-12'],
+  ['Lise Meitner', 'lise@example.com', 'Vienna', '2026-03-02'],
+  ['Ada Yonath', 'yonath@example.com', 'Rehovot', '2026-05-30'],
+]
 
 export async function startPhpLiteAdmin(): Promise<PhpLiteAdmin> {
   await ensureDebianPackage('/usr/bin/php', 'php-cli')
@@ -40,8 +48,10 @@ export async function startPhpLiteAdmin(): Promise<PhpLiteAdmin> {
   const file = join(data, 'shop.sqlite')
   const db = new Database(file, { create: true })
   db.run(
-    'CREATE TABLE customers (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, email TEXT NOT NULL, city TEXT NOT NULL)',
+    'CREATE TABLE customers (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, email TEXT NOT NULL, city TEXT NOT NULL, signup_date DATE)',
   )
+  const seed = db.query('INSERT INTO customers (name, email, city, signup_date) VALUES (?, ?, ?, ?)')
+  for (const row of SEEDED) seed.run(...row)
   db.close()
   const port = await freePort()
   const server = Bun.spawn(['php', '-S', `127.0.0.1:${port}`, '-t', www], {
@@ -64,17 +74,18 @@ export async function startPhpLiteAdmin(): Promise<PhpLiteAdmin> {
     customers() {
       const c = open()
       try {
-        return c.query('SELECT id, name, email, city FROM customers ORDER BY id').all() as Customer[]
+        return c.query('SELECT id, name, email, city, signup_date FROM customers ORDER BY id').all() as Customer[]
       } finally {
         c.close()
       }
     },
-    addCustomer(name, email, city) {
+    addCustomer(name, email, city, signupDate = '2026-06-01') {
       const c = open()
       try {
         return Number(
-          c.query('INSERT INTO customers (name, email, city) VALUES (?, ?, ?)').run(name, email, city)
-            .lastInsertRowid,
+          c
+            .query('INSERT INTO customers (name, email, city, signup_date) VALUES (?, ?, ?, ?)')
+            .run(name, email, city, signupDate).lastInsertRowid,
         )
       } finally {
         c.close()

@@ -1,5 +1,5 @@
 // Re-records the screens the output tests read (results pages of real apps, after their submit):
-//   bun test/builder/outputs/snapshots/capture.ts
+//   bun test/builder/outputs/snapshots/capture.ts [app…]   (dokuwiki, radicale, phpliteadmin; default all)
 // Each app is started the way the gauntlet starts it (test/gauntlet/apps), given test data, and
 // the screen is captured with the real browser driver before and after the action that shows the
 // outputs. Volatile parts (window id, port, capture time) are replaced so files change only when
@@ -7,12 +7,15 @@
 import { join } from 'node:path'
 import { BrowserDriver } from '../../../../src/agent/drivers/browser/index.ts'
 import { indexTree } from '../../../../src/automation/index.ts'
-import type { Snapshot } from '../../../../src/protocol/elements.ts'
+import type { Snapshot, UiElement } from '../../../../src/protocol/elements.ts'
 import { startDokuWiki } from '../../../gauntlet/apps/dokuwiki.ts'
 import { startPhpLiteAdmin } from '../../../gauntlet/apps/phpliteadmin.ts'
 import { startRadicale } from '../../../gauntlet/apps/radicale.ts'
 
 const driver = new BrowserDriver()
+const apps = process.argv.slice(2)
+const wanted = (app: string) => apps.length === 0 || apps.includes(app)
+await driver.start()
 
 async function save(
   name: string,
@@ -37,75 +40,118 @@ async function save(
   await Bun.write(join(folder, `${name}.json`), `${text}\n`)
 }
 
-const wiki = await startDokuWiki()
-try {
-  await driver.start()
-  wiki.putPage('invoice_rules', '====== Invoice rules ======\nEvery invoice needs a PO number.\n')
-  wiki.putPage('holiday_plan', '====== Holiday plan ======\nBook holiday two weeks ahead.\n')
-  wiki.putPage('invoice_archive', '====== Invoice archive ======\nOld invoice scans live on the share.\n')
-  const origin = new URL(wiki.url).origin
-  await save('dokuwiki-search-before', `${origin}/doku.php?id=start`, origin)
-  await save('dokuwiki-search-results', `${origin}/doku.php?id=start&do=search&q=invoice`, origin)
-} finally {
-  await wiki.stop()
+if (wanted('dokuwiki')) {
+  const wiki = await startDokuWiki()
+  try {
+    wiki.putPage('invoice_rules', '====== Invoice rules ======\nEvery invoice needs a PO number.\n')
+    wiki.putPage('holiday_plan', '====== Holiday plan ======\nBook holiday two weeks ahead.\n')
+    wiki.putPage('invoice_archive', '====== Invoice archive ======\nOld invoice scans live on the share.\n')
+    const origin = new URL(wiki.url).origin
+    await save('dokuwiki-search-before', `${origin}/doku.php?id=start`, origin)
+    await save('dokuwiki-search-results', `${origin}/doku.php?id=start&do=search&q=invoice`, origin)
+  } finally {
+    await wiki.stop()
+  }
 }
 
 // Radicale's collections page after sign-in, with address books made over CardDAV (MKCOL).
-const radicale = await startRadicale()
-try {
-  const origin = new URL(radicale.url).origin
-  const auth = `Basic ${btoa('office:x')}`
-  for (const [id, title] of [
-    ['suppliers', 'Suppliers'],
-    ['family', 'Family'],
-    ['press', 'Press contacts'],
-  ]) {
-    const made = await fetch(`${origin}/office/${id}/`, {
-      method: 'MKCOL',
-      headers: { authorization: auth, 'content-type': 'application/xml' },
-      body: `<?xml version="1.0"?><mkcol xmlns="DAV:" xmlns:CR="urn:ietf:params:xml:ns:carddav"><set><prop><resourcetype><collection/><CR:addressbook/></resourcetype><displayname>${title}</displayname></prop></set></mkcol>`,
-    })
-    if (made.status !== 201) throw new Error(`MKCOL ${id}: ${made.status} ${await made.text()}`)
+if (wanted('radicale')) {
+  const radicale = await startRadicale()
+  try {
+    const origin = new URL(radicale.url).origin
+    const auth = `Basic ${btoa('office:x')}`
+    for (const [id, title] of [
+      ['suppliers', 'Suppliers'],
+      ['family', 'Family'],
+      ['press', 'Press contacts'],
+    ]) {
+      const made = await fetch(`${origin}/office/${id}/`, {
+        method: 'MKCOL',
+        headers: { authorization: auth, 'content-type': 'application/xml' },
+        body: `<?xml version="1.0"?><mkcol xmlns="DAV:" xmlns:CR="urn:ietf:params:xml:ns:carddav"><set><prop><resourcetype><collection/><CR:addressbook/></resourcetype><displayname>${title}</displayname></prop></set></mkcol>`,
+      })
+      if (made.status !== 201) throw new Error(`MKCOL ${id}: ${made.status} ${await made.text()}`)
+    }
+    const window = await driver.launch({ url: radicale.url })
+    const login = await driver.snapshot(window.id)
+    const boxes = indexTree(login.root).all.filter((e) => e.role === 'textbox')
+    await driver.act(window.id, { kind: 'fill', ref: boxes[0]!.ref!, value: 'office' })
+    await driver.act(window.id, { kind: 'fill', ref: boxes[1]!.ref!, value: 'x' })
+    const next = indexTree(login.root).all.find((e) => e.role === 'button' && /next|login/i.test(e.name))!
+    await driver.act(window.id, { kind: 'click', ref: next.ref! })
+    await driver.waitForChange(window.id, 5000)
+    for (let i = 0; i < 50; i++) {
+      const shown = await driver.snapshot(window.id)
+      if (indexTree(shown.root).all.some((e) => e.name === 'Press contacts')) break
+      await driver.waitForChange(window.id, 200)
+    }
+    await save('radicale-collections', radicale.url, origin, window.id)
+  } finally {
+    await radicale.stop()
   }
-  const window = await driver.launch({ url: radicale.url })
-  const login = await driver.snapshot(window.id)
-  const boxes = indexTree(login.root).all.filter((e) => e.role === 'textbox')
-  await driver.act(window.id, { kind: 'fill', ref: boxes[0]!.ref!, value: 'office' })
-  await driver.act(window.id, { kind: 'fill', ref: boxes[1]!.ref!, value: 'x' })
-  const next = indexTree(login.root).all.find((e) => e.role === 'button' && /next|login/i.test(e.name))!
-  await driver.act(window.id, { kind: 'click', ref: next.ref! })
-  await driver.waitForChange(window.id, 5000)
-  for (let i = 0; i < 50; i++) {
-    const shown = await driver.snapshot(window.id)
-    if (indexTree(shown.root).all.some((e) => e.name === 'Press contacts')) break
-    await driver.waitForChange(window.id, 200)
-  }
-  await save('radicale-collections', radicale.url, origin, window.id)
-} finally {
-  await radicale.stop()
 }
 
 // phpLiteAdmin's table search form, a form laid out as a table (field | type | operator | value),
-// for the field-mapping tests (test/builder/values).
-const plite = await startPhpLiteAdmin()
-try {
-  const origin = new URL(plite.url).origin
-  const window = await driver.launch({ url: plite.url })
-  const login = await driver.snapshot(window.id)
-  const password = indexTree(login.root).all.find((e) => e.role === 'textbox')!
-  await driver.act(window.id, { kind: 'fill', ref: password.ref!, value: plite.password })
-  const button = indexTree(login.root).all.find((e) => e.role === 'button')!
-  await driver.act(window.id, { kind: 'click', ref: button.ref! })
-  await driver.waitForChange(window.id, 5000)
-  await driver.navigate(window.id, `${plite.url}?table=customers&action=table_search`)
-  await save(
-    'phpliteadmin-search',
-    plite.url,
-    origin,
-    window.id,
-    join(import.meta.dir, '../../values/snapshots'),
-  )
-} finally {
-  await driver.stop()
-  await plite.stop()
+// for the field-mapping tests (test/builder/values); its insert form filled in and the table it
+// shows after Insert (the new row's id only in its row); and a row's edit form.
+if (wanted('phpliteadmin')) {
+  const plite = await startPhpLiteAdmin()
+  try {
+    const origin = new URL(plite.url).origin
+    const window = await driver.launch({ url: plite.url })
+    const login = await driver.snapshot(window.id)
+    const password = indexTree(login.root).all.find((e) => e.role === 'textbox')!
+    await driver.act(window.id, { kind: 'fill', ref: password.ref!, value: plite.password })
+    const button = indexTree(login.root).all.find((e) => e.role === 'button')!
+    await driver.act(window.id, { kind: 'click', ref: button.ref! })
+    await driver.waitForChange(window.id, 5000)
+    await driver.navigate(window.id, `${plite.url}?table=customers&action=table_search`)
+    await save(
+      'phpliteadmin-search',
+      plite.url,
+      origin,
+      window.id,
+      join(import.meta.dir, '../../values/snapshots'),
+    )
+    await driver.navigate(window.id, `${plite.url}?table=customers&action=row_create`)
+    const form = await driver.snapshot(window.id)
+    const values: Record<string, string> = {
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      city: 'London',
+      signup_date: '2026-11-20',
+    }
+    for (const [field, value] of Object.entries(values)) {
+      const box = indexTree(form.root).all.find(
+        (e) =>
+          e.role === 'textbox' &&
+          /^row_0_field_\d+_value$/.test(e.automationId ?? '') &&
+          indexTree(form.root).parent.get(e) !== undefined &&
+          rowOf(form, e) === field,
+      )!
+      await driver.act(window.id, { kind: 'fill', ref: box.ref!, value })
+    }
+    await save('phpliteadmin-insert-filled', plite.url, origin, window.id)
+    const filled = await driver.snapshot(window.id)
+    const insert = indexTree(filled.root).all.find((e) => e.role === 'button' && e.name === 'Insert')!
+    await driver.act(window.id, { kind: 'click', ref: insert.ref! })
+    await driver.waitForChange(window.id, 5000)
+    await save('phpliteadmin-inserted', plite.url, origin, window.id)
+    await driver.navigate(
+      window.id,
+      `${plite.url}?table=customers&action=row_editordelete&pk=%5B2%5D&type=edit`,
+    )
+    await save('phpliteadmin-edit-row', plite.url, origin, window.id)
+  } finally {
+    await plite.stop()
+  }
+}
+await driver.stop()
+
+/** The text of the first cell of the table row a control sits in ("city" for its value box). */
+function rowOf(snapshot: Snapshot, element: UiElement): string {
+  const index = indexTree(snapshot.root)
+  let row = index.parent.get(element)
+  while (row && row.role !== 'row') row = index.parent.get(row)
+  return row?.children[0]?.name.trim() ?? ''
 }
