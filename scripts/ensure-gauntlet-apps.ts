@@ -10,6 +10,7 @@ const APPS: [binary: string, pkg: string][] = [
   ['/usr/bin/php', 'php-cli'],
   ['/usr/share/dokuwiki/doku.php', 'dokuwiki'],
   ['/usr/share/phpliteadmin/phpliteadmin.php', 'phpliteadmin'],
+  ['/usr/share/adminer/editor/index.php', 'adminer'],
   // PHP's SQLite module (phpLiteAdmin needs it); its doc folder is how the package shows.
   ['/usr/share/doc/php-sqlite3', 'php-sqlite3'],
   ['/usr/share/mediawiki/index.php', 'mediawiki'],

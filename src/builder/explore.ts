@@ -13,12 +13,14 @@ import { actionElements, readControls } from './screen.ts'
 import { designSelector } from './selector-design.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
 import { replaySignIn, signIn } from './sign-in.ts'
-import { actionOf } from './words.ts'
+import { actionOf, stems } from './words.ts'
 
 /** A screen this good takes the sample as it is. */
 const GOOD = 0.75
 /** Below this no screen is worth filling. */
 const USABLE = 0.3
+/** A lookup's value fitting only a search box on a screen not about the task's object. */
+const QUERY_ELSEWHERE = 0.7
 const MAX_TRIES = 8
 const MAX_DEPTH = 3
 
@@ -89,11 +91,17 @@ export async function explore(
   // A search box never takes the values of a record being created or changed: for such a task it
   // does not make a screen fit (the home page's search would otherwise pass for the form).
   const searching = reading.verb === FIND
-  const fitness = (s: Snapshot) =>
-    screenFitness(
+  const fitness = (s: Snapshot) => {
+    const fit = screenFitness(
       leaves,
       readControls(s.root).filter((c) => searching || !isSearchBox(c.element)),
     )
+    // A lookup's value fits any search box; the search of the screen about the task's object
+    // ("Select: products") is the one to use, so a site-wide search elsewhere is no reason to stop.
+    return leaves.some((l) => l.query) && fit < 1 && !aboutObject(s, reading)
+      ? Math.min(fit, QUERY_ELSEWHERE)
+      : fit
+  }
   let best = { path: [] as Move[], snapshot: home, fitness: fitness(home) }
   session.progress(
     'explore',
@@ -233,3 +241,10 @@ function describe(what: string, fitness: number, leafCount: number): string {
 }
 
 const round = (n: number) => Number(n.toFixed(2))
+
+/** The screen's title or first heading names the task's object ("Select: products" for a product). */
+function aboutObject(screen: Snapshot, reading: PromptReading): boolean {
+  const heading = indexOf(screen.root).all.find((e) => e.role === 'heading')?.name ?? ''
+  const words = new Set(stems(`${screen.window.title} ${heading}`))
+  return reading.object.some((o) => words.has(o))
+}

@@ -11,6 +11,8 @@ import { splitWords, textSimilarity } from './words.ts'
 
 /** At or above: a match the builder takes without asking. */
 export const CONFIDENT = 0.75
+/** A lookup's one value in the screen's search box: confident, yet below a field named for it. */
+const QUERY_IN_SEARCH = 0.8
 /** Two candidates closer than this are a tie: ask rather than guess. */
 const TIE = 0.1
 
@@ -107,6 +109,8 @@ export function nameScore(leaf: InputLeaf, control: ScreenControl): number {
   for (const key of keys) for (const name of control.names) best = Math.max(best, textSimilarity(key, name))
   // A search box is often named only by its hint ("Search orders…"): it is where `q` goes.
   if (control.shape === 'search' && SEARCH_KEYS.has(leaf.key.toLowerCase())) best = Math.max(best, 0.9)
+  // A lookup's one value goes into the search box too, below any field named for it.
+  else if (control.shape === 'search' && leaf.query) best = Math.max(best, QUERY_IN_SEARCH)
   return best
 }
 
@@ -228,7 +232,10 @@ export function matchReason(leaf: InputLeaf, control: ScreenControl, controls: S
   const byName = nameScore(leaf, control)
   if (shape && sameShape.length === 1 && sameShape[0] === control && byName < CONFIDENT)
     return `the only ${shape === 'email' ? 'e-mail' : shape} field`
-  if (control.shape === 'search' && byName >= 0.9 && SEARCH_KEYS.has(leaf.key.toLowerCase()))
+  if (
+    control.shape === 'search' &&
+    ((byName >= 0.9 && SEARCH_KEYS.has(leaf.key.toLowerCase())) || (leaf.query && byName >= QUERY_IN_SEARCH))
+  )
     return 'the search box'
   if (
     (control.kind === 'select' || control.kind === 'radio-group') &&

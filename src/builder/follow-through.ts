@@ -42,6 +42,7 @@ export function secondSend(
     (e) =>
       e.role === 'button' &&
       e.name.trim() !== '' &&
+      !e.states.includes('disabled') &&
       e.name !== sentWith &&
       !ANOTHER.test(e.name) &&
       !VIEW_ONLY.test(e.name.trim()) &&

@@ -43,6 +43,8 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
   const app = appSpecOf(window)
   // Headers are the caller's transport; one is an input only when the prompt or expect names it.
   const leaves = inputLeaves(sample.input, { prompt, expect: sample.expect })
+  const given = leaves.filter((l) => l.source !== 'header')
+  if (lookingUp(reading) && given.length === 1) given[0]!.query = true
   const unusable = unusableKeys(sample.input)
   if (unusable.length)
     session.progress(

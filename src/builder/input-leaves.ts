@@ -14,6 +14,11 @@ export interface InputLeaf {
   value: unknown
   /** `header`: a request header the prompt or `expect` names; placed like any other value. */
   source: 'body' | 'params' | 'header'
+  /**
+   * The one value a lookup is given (a SKU, an email): with no field named for it, it is typed
+   * where a person would type it, in the app's search box.
+   */
+  query?: boolean
 }
 
 /** What names a header: the task's wording and the sample's expected output. */

@@ -16,7 +16,8 @@ import { actionOf, stems } from './words.ts'
 
 const MAX_PAGES = 5
 const NEXT = new Set(stems('next continue forward proceed'))
-const NOT_NEXT = new Set(stems('page result previous back'))
+/** A pager's "Next page", and the submit's variants: "Save and insert next", "Save and continue edit". */
+const NOT_NEXT = new Set(stems('page result previous back save insert submit send'))
 
 export interface FilledPages {
   /** The fills and the Next clicks, in order: the steps a run repeats. */

@@ -23,6 +23,10 @@ export type Recorded =
   | 'combobox-and-grid'
   /** Recorded by test/builder/outputs/snapshots/capture.ts (Debian's phpLiteAdmin, signed in). */
   | 'phpliteadmin-search'
+  /** Recorded by the same script (Debian's Adminer Editor on a shop database, signed in). */
+  | 'adminer-editor-new-item'
+  | 'adminer-editor-select'
+  | 'adminer-editor-edit'
 
 export async function recorded(name: Recorded): Promise<Snapshot> {
   return (await Bun.file(join(import.meta.dir, 'snapshots', `${name}.json`)).json()) as Snapshot

@@ -74,7 +74,9 @@ export async function startPhpLiteAdmin(): Promise<PhpLiteAdmin> {
     customers() {
       const c = open()
       try {
-        return c.query('SELECT id, name, email, city, signup_date FROM customers ORDER BY id').all() as Customer[]
+        return c
+          .query('SELECT id, name, email, city, signup_date FROM customers ORDER BY id')
+          .all() as Customer[]
       } finally {
         c.close()
       }

@@ -1,5 +1,5 @@
 // Re-records the screens the output tests read (results pages of real apps, after their submit):
-//   bun test/builder/outputs/snapshots/capture.ts [app…]   (dokuwiki, radicale, phpliteadmin; default all)
+//   bun test/builder/outputs/snapshots/capture.ts [app…]   (dokuwiki, radicale, phpliteadmin, adminer-editor; default all)
 // Each app is started the way the gauntlet starts it (test/gauntlet/apps), given test data, and
 // the screen is captured with the real browser driver before and after the action that shows the
 // outputs. Volatile parts (window id, port, capture time) are replaced so files change only when
@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { BrowserDriver } from '../../../../src/agent/drivers/browser/index.ts'
 import { indexTree } from '../../../../src/automation/index.ts'
 import type { Snapshot, UiElement } from '../../../../src/protocol/elements.ts'
+import { startAdminerEditor } from '../../../gauntlet/apps/adminer-editor.ts'
 import { startDokuWiki } from '../../../gauntlet/apps/dokuwiki.ts'
 import { startPhpLiteAdmin } from '../../../gauntlet/apps/phpliteadmin.ts'
 import { startRadicale } from '../../../gauntlet/apps/radicale.ts'
@@ -144,6 +145,56 @@ if (wanted('phpliteadmin')) {
     await save('phpliteadmin-edit-row', plite.url, origin, window.id)
   } finally {
     await plite.stop()
+  }
+}
+
+// Adminer Editor (Debian's `adminer`, the data-entry UI for end users) on a shop database: a
+// product's new-item form (its category a select of names, by a foreign key), the products list
+// with its search form, and the list after an edit was saved.
+if (wanted('adminer-editor')) {
+  const shop = await startAdminerEditor()
+  try {
+    const origin = new URL(shop.url).origin
+    const window = await driver.launch({ url: shop.url })
+    const login = await driver.snapshot(window.id)
+    const boxes = indexTree(login.root).all.filter((e) => e.role === 'textbox')
+    await driver.act(window.id, { kind: 'fill', ref: boxes[0]!.ref!, value: 'office' })
+    await driver.act(window.id, { kind: 'fill', ref: boxes[1]!.ref!, value: shop.password })
+    const button = indexTree(login.root).all.find((e) => e.role === 'button' && e.name === 'Login')!
+    await driver.act(window.id, { kind: 'click', ref: button.ref! })
+    await driver.waitForChange(window.id, 5000)
+    const base = `${shop.url}?sqlite=&username=office`
+    await driver.navigate(window.id, `${base}&edit=products`)
+    await save(
+      'adminer-editor-new-item',
+      shop.url,
+      origin,
+      window.id,
+      join(import.meta.dir, '../../values/snapshots'),
+    )
+    await driver.navigate(window.id, `${base}&select=products`)
+    await save(
+      'adminer-editor-select',
+      shop.url,
+      origin,
+      window.id,
+      join(import.meta.dir, '../../values/snapshots'),
+    )
+    await driver.navigate(window.id, `${base}&edit=products&where%5Bid%5D=2`)
+    await save(
+      'adminer-editor-edit',
+      shop.url,
+      origin,
+      window.id,
+      join(import.meta.dir, '../../values/snapshots'),
+    )
+    const form = await driver.snapshot(window.id)
+    const save1 = indexTree(form.root).all.find((e) => e.role === 'button' && e.name === 'Save')!
+    await driver.act(window.id, { kind: 'click', ref: save1.ref! })
+    await driver.waitForChange(window.id, 5000)
+    await save('adminer-editor-saved', shop.url, origin, window.id)
+  } finally {
+    await shop.stop()
   }
 }
 await driver.stop()
