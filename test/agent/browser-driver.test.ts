@@ -33,6 +33,10 @@ const FORM = `<!doctype html><title>Driver form</title>
   $('later').onclick = () => setTimeout(() => { $('out').textContent = 'done later' }, 300)
 </script>`
 
+// A page that keeps a request open in the background (a long-poll, a slow notification check).
+const LONG_POLL = `<!doctype html><title>Inbox</title><h1>Inbox</h1>
+<script>fetch('/long-poll').then((r) => r.text()).then((t) => { document.querySelector('h1').textContent = t })</script>`
+
 const OVERLAY = `<!doctype html><title>Overlay</title>
 <button id="under">Under</button>
 <div id="veil" class="veil" style="position:fixed;inset:0;background:rgba(0,0,0,.3)">Please wait</div>`
@@ -40,6 +44,8 @@ const OVERLAY = `<!doctype html><title>Overlay</title>
 let server: ReturnType<typeof Bun.serve>
 let driver: BrowserDriver
 let base: string
+let longPolls = 0
+let answerLongPoll = () => {}
 
 beforeAll(async () => {
   server = Bun.serve({
@@ -53,7 +59,15 @@ beforeAll(async () => {
         await Bun.sleep(300)
         return new Response(`saved ${body}`)
       }
-      const html = path === '/overlay' ? OVERLAY : FORM
+      if (path === '/long-poll') {
+        // Answered only when the test says so (or when the server stops).
+        longPolls++
+        await new Promise<void>((resolve) => {
+          answerLongPoll = resolve
+        })
+        return new Response('new mail')
+      }
+      const html = path === '/overlay' ? OVERLAY : path === '/inbox' ? LONG_POLL : FORM
       return new Response(html, { headers: { 'content-type': 'text/html' } })
     },
   })
@@ -241,6 +255,19 @@ describe('native dialogs', () => {
     expect(find(await snap(), 'status', 'after alert')).toBeDefined()
   })
 })
+
+test('a request the page keeps open in the background does not hold a launch until its timeout', async () => {
+  // The navigation timeout (30 s) is well beyond this test's; the launch must end on its own
+  // while the long-poll is still unanswered, and the page still takes its answer afterwards.
+  const window = await driver.launch({ url: `${base}/inbox` })
+  expect(longPolls).toBe(1)
+  const before = await driver.snapshot(window.id)
+  expect(find(before.root, 'heading', 'Inbox')).toBeDefined()
+  answerLongPoll()
+  await driver.waitForChange(window.id, 10_000)
+  const after = await driver.snapshot(window.id)
+  expect(find(after.root, 'heading', 'new mail')).toBeDefined()
+}, 20_000)
 
 test('launching again dismisses a dialog an earlier run left open', async () => {
   const { id, snap } = await open()

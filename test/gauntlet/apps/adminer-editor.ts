@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { ensureDebianPackage } from '../../builder/values/ensure-package.ts'
 import type { RunningApp } from '../types.ts'
 import { freePort, waitUntilUp } from './fossil.ts'
+import { startPhpServer } from './php-server.ts'
 
 export interface Product {
   id: number
@@ -72,16 +73,12 @@ include "./index.php";
   for (const name of CATEGORIES) db.query('INSERT INTO categories (name) VALUES (?)').run(name)
   db.close()
   const port = await freePort()
-  const server = Bun.spawn(['php', '-S', `127.0.0.1:${port}`, '-t', www], {
-    cwd: join(www, 'editor'),
-    stdout: 'ignore',
-    stderr: 'ignore',
-  })
+  const server = startPhpServer(port, www, { cwd: join(www, 'editor') })
   const url = `http://127.0.0.1:${port}/editor/shop.php`
   try {
     await waitUntilUp(url)
   } catch (err) {
-    server.kill()
+    await server.stop()
     throw err
   }
   const open = () => new Database(file)
@@ -116,8 +113,7 @@ include "./index.php";
       }
     },
     async stop() {
-      server.kill()
-      await server.exited
+      await server.stop()
       rmSync(dir, { recursive: true, force: true })
     },
   }

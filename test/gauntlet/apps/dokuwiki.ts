@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { ensureDebianPackage } from '../../builder/values/ensure-package.ts'
 import type { RunningApp } from '../types.ts'
 import { freePort, waitUntilUp } from './fossil.ts'
+import { startPhpServer } from './php-server.ts'
 
 export interface DokuWiki extends RunningApp {
   /** The wiki text of a page as stored on disk, or undefined when the page does not exist. */
@@ -47,16 +48,12 @@ export async function startDokuWiki(): Promise<DokuWiki> {
   // Debian's preload points DOKU_CONF at /etc/dokuwiki; this copy reads its own conf.
   writeFileSync(join(root, 'inc', 'preload.php'), `<?php\ndefine('DOKU_CONF', '${conf}/');\n`)
   const port = await freePort()
-  const server = Bun.spawn(['php', '-S', `127.0.0.1:${port}`, '-t', root], {
-    cwd: root,
-    stdout: 'ignore',
-    stderr: 'ignore',
-  })
+  const server = startPhpServer(port, root, { cwd: root })
   const url = `http://127.0.0.1:${port}/doku.php?id=start`
   try {
     await waitUntilUp(url)
   } catch (err) {
-    server.kill()
+    await server.stop()
     throw err
   }
   const file = (id: string) => join(data, 'pages', `${id.replaceAll(':', '/')}.txt`)
@@ -72,8 +69,7 @@ export async function startDokuWiki(): Promise<DokuWiki> {
       if (indexed.exitCode !== 0) throw new Error(`dokuwiki indexer failed: ${indexed.stderr.toString()}`)
     },
     async stop() {
-      server.kill()
-      await server.exited
+      await server.stop()
       rmSync(dir, { recursive: true, force: true })
     },
   }

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { ensureDebianPackage } from '../../builder/values/ensure-package.ts'
 import type { RunningApp } from '../types.ts'
 import { freePort, waitUntilUp } from './fossil.ts'
+import { startPhpServer } from './php-server.ts'
 
 export interface MediaWiki extends RunningApp {
   /** A page's wiki text, or undefined when the page does not exist. */
@@ -49,23 +50,17 @@ export async function startMediaWiki(): Promise<MediaWiki> {
     { cwd: dir },
   )
   if (install.exitCode !== 0) throw new Error(`mediawiki install failed: ${install.stderr.toString()}`)
-  // PHP's server answers one request at a time, and MediaWiki runs its job queue by calling
-  // itself after a page is sent: that call would wait on the very server that waits for it.
-  // The queue runs from the edit script instead ($wgJobRunRate = 0). (No PHP_CLI_SERVER_WORKERS:
-  // its forked workers outlive the server when it is stopped.)
+  // MediaWiki runs its job queue by calling itself after a page is sent, which PHP's small
+  // server may not have a worker free for: the queue runs from the edit script instead
+  // ($wgJobRunRate = 0).
   appendFileSync(join(dir, 'LocalSettings.php'), '\n$wgJobRunRate = 0;\n')
   const env = { ...process.env, MW_CONFIG_FILE: join(dir, 'LocalSettings.php') }
-  const server = Bun.spawn(['php', '-S', `127.0.0.1:${port}`, '-t', ROOT], {
-    cwd: ROOT,
-    env,
-    stdout: 'ignore',
-    stderr: 'ignore',
-  })
+  const server = startPhpServer(port, ROOT, { cwd: ROOT, env })
   const url = `${origin}/index.php?title=Main_Page`
   try {
     await waitUntilUp(url)
   } catch (err) {
-    server.kill()
+    await server.stop()
     throw err
   }
   const script = (name: string, args: string[], stdin?: string) =>
@@ -86,8 +81,7 @@ export async function startMediaWiki(): Promise<MediaWiki> {
       if (saved.exitCode !== 0) throw new Error(`mediawiki edit failed: ${saved.stderr.toString()}`)
     },
     async stop() {
-      server.kill()
-      await server.exited
+      await server.stop()
       rmSync(dir, { recursive: true, force: true })
     },
   }

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { ensureDebianPackage } from '../../builder/values/ensure-package.ts'
 import type { RunningApp } from '../types.ts'
 import { freePort, waitUntilUp } from './fossil.ts'
+import { startPhpServer } from './php-server.ts'
 
 export interface Customer {
   id: number
@@ -54,16 +55,12 @@ export async function startPhpLiteAdmin(): Promise<PhpLiteAdmin> {
   for (const row of SEEDED) seed.run(...row)
   db.close()
   const port = await freePort()
-  const server = Bun.spawn(['php', '-S', `127.0.0.1:${port}`, '-t', www], {
-    cwd: www,
-    stdout: 'ignore',
-    stderr: 'ignore',
-  })
+  const server = startPhpServer(port, www, { cwd: www })
   const url = `http://127.0.0.1:${port}/phpliteadmin.php`
   try {
     await waitUntilUp(url)
   } catch (err) {
-    server.kill()
+    await server.stop()
     throw err
   }
   const open = () => new Database(file)
@@ -94,8 +91,7 @@ export async function startPhpLiteAdmin(): Promise<PhpLiteAdmin> {
       }
     },
     async stop() {
-      server.kill()
-      await server.exited
+      await server.stop()
       rmSync(dir, { recursive: true, force: true })
     },
   }

@@ -39,6 +39,13 @@ const OBSERVER_SOURCE = `(() => {
 
 /** Requests a page waits on before it shows their outcome; event streams and beacons never finish. */
 const TRACKED_REQUESTS = new Set(['Document', 'XHR', 'Fetch'])
+/**
+ * A request the page started this long ago is background work (a long-poll, a notification
+ * check the server is slow to answer, a call stuck behind a single-threaded server), not the
+ * effect of the last action: it stops holding the page "busy". A save that takes longer still
+ * changes the page when it ends, and a run waits for that change by its outcome condition.
+ */
+export const BACKGROUND_REQUEST_MS = 5_000
 
 /** Says whether the app being driven may load a URL (the origin lock); absent: no lock. */
 export type OriginCheck = (url: string) => boolean
@@ -57,8 +64,9 @@ export class PageTarget {
   changeSeq = 0
   /** changeSeq as of the latest snapshot or waitForChange: what the driver's caller has seen. */
   seenSeq = 0
-  private loading = false
-  private readonly inflight = new Set<string>()
+  /** A main-frame document is loading. */
+  loading = false
+  private readonly inflight = new Map<string, number>()
   private readonly changeWaiters = new Set<() => void>()
   private readonly dialogWaiters = new Set<(dialog: NativeDialog) => void>()
   private readonly unsubscribe: (() => void)[] = []
@@ -107,7 +115,15 @@ export class PageTarget {
 
   /** Loading a document or waiting on a request the page started. */
   get busy(): boolean {
-    return this.loading || this.inflight.size > 0
+    return this.loading || this.busyFor() > 0
+  }
+
+  /** How much longer the requests in flight count as the page being busy (0: they do not). */
+  busyFor(now = performance.now()): number {
+    let longest = 0
+    for (const started of this.inflight.values())
+      longest = Math.max(longest, started + BACKGROUND_REQUEST_MS - now)
+    return longest
   }
 
   /**
@@ -186,7 +202,7 @@ export class PageTarget {
       on('Page.navigatedWithinDocument', () => this.changed()),
       on('Network.requestWillBeSent', (event) => {
         if (!TRACKED_REQUESTS.has(event.type ?? '')) return
-        this.inflight.add(event.requestId)
+        this.inflight.set(event.requestId, performance.now())
         this.changed()
       }),
       on('Network.responseReceived', (event) => {

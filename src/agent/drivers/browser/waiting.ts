@@ -34,7 +34,8 @@ export async function settle(page: PageTarget, options: SettleOptions = {}): Pro
     }
     // Busy: wait for the next change. Idle but recently changed: wait out the rest of the quiet
     // window, waking early if something changes again.
-    const wait = page.busy ? deadline - now : quietMs - quietFor
+    // Busy only with requests: wake when they turn into background work, if nothing changes before.
+    const wait = page.busy ? (page.loading ? deadline - now : page.busyFor(now)) : quietMs - quietFor
     await page.nextChange(Math.min(wait, deadline - now))
   }
 }
