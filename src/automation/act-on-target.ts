@@ -54,7 +54,12 @@ export interface TargetOptions {
   /** A second look when the selector finds nothing (e.g. names compared without case or accents). */
   fallback?: (root: UiElement, selector: Selector) => UiElement | undefined
   needsEnabled?: boolean
+  /** The control that shows the next page of a paged list, clicked while the target is not shown. */
+  nextPage?: Selector
 }
+
+/** Pages a run turns through looking for its target before it gives up. */
+const MAX_PAGES = 100
 
 /**
  * Finds the selector's single element in a fresh snapshot and hands it to `use`, retrying after
@@ -71,6 +76,8 @@ export async function onTarget<T>(
   const windowId = await currentWindow(ctx)
   const rendered = renderSelector(selector, scopeOf(ctx), options.mapValue)
   const what = describeSelector(rendered)
+  const pager = options.nextPage && renderSelector(options.nextPage, scopeOf(ctx))
+  let pages = 0
   for (;;) {
     let problem: RunFailure
     const snapshot = await ctx.driver.snapshot(windowId)
@@ -86,6 +93,15 @@ export async function onTarget<T>(
         selector: rendered,
         candidates,
       })
+    }
+    if (resolution.status === 'not-found' && pager && pages < MAX_PAGES) {
+      // Not on this page of the list: show the next one, if there is one.
+      const next = resolveSelector(snapshot.root, pager)
+      if (next.status === 'found' && !next.element.states.includes('disabled')) {
+        pages++
+        await ctx.driver.act(windowId, { kind: 'click', ref: next.element.ref })
+        continue
+      }
     }
     if (resolution.status === 'not-found') {
       const candidates = describeCandidates(snapshot.root, nearMisses(snapshot.root, rendered))

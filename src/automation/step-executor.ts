@@ -53,6 +53,8 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepOutc
         step.target,
         { kind: 'click', button: step.button, clickCount: step.clickCount },
         deadline,
+        undefined,
+        step.pageWith ? { nextPage: step.pageWith } : {},
       )
       return done(null)
     case 'fill':

@@ -131,7 +131,9 @@ function rowSelectorIn(
     if (leaf.source === 'header' || (typeof leaf.value !== 'string' && typeof leaf.value !== 'number'))
       continue
     const value = String(leaf.value)
-    if (value.length < 2 || !texts.some((t) => t.includes(value))) continue
+    // The value as a whole word of the row ("21" is not in "KT-210"'s row).
+    const whole = new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegex(value)}($|[^\\p{L}\\p{N}])`, 'u')
+    if (value.length < 2 || !texts.some((t) => whole.test(t))) continue
     const selector: Selector = {
       fingerprints: [
         { by: 'inRow', rowText: `{{${leaf.path}}}`, role: element.role, name: element.name, match: 'exact' },
@@ -172,4 +174,8 @@ function safeUrl(href: string, base?: string): URL | undefined {
   } catch {
     return undefined
   }
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }

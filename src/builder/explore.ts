@@ -23,11 +23,19 @@ const USABLE = 0.3
 const QUERY_ELSEWHERE = 0.7
 const MAX_TRIES = 8
 const MAX_DEPTH = 3
+/** Next-page clicks exploring may make looking for the sample's record (runs page further). */
+const MAX_PAGES_EXPLORED = 5
 
 interface Move {
   selector: Selector
   label: string
+  /** Shows the next page of a paged list (not counted as depth; folded into the next move). */
+  pager?: boolean
 }
+
+/** A paged list's way to its next page: "Next page", "Next", "›", "Older entries". */
+const PAGER = /^(next( page)?|older( entries| posts)?|more results|›|»|>|→)$/i
+const ROWS = new Set(['row', 'listitem'])
 
 interface Candidate {
   path: Move[]
@@ -46,6 +54,8 @@ export interface Explored {
   seen: Snapshot[]
   /** The sign-in steps every visit starts with (empty when the app asks for none). */
   prelude: Step[]
+  /** A task with nothing to fill whose action sits in its record's row ("Remove"): its step. */
+  rowAction?: { step: Step; label: string }
 }
 
 /** No screen takes the sample; the screens seen on the way may still show addresses of records. */
@@ -61,6 +71,7 @@ export class NoFormFound extends BuildFailure {
 }
 
 const FIND = actionOf('find')
+const DELETE = actionOf('delete')
 
 /** A box for searching: typed as search, or named/hinted "Search…", "Find…", "Filter…", "Tag filter". */
 export function isSearchBox(element: UiElement): boolean {
@@ -115,6 +126,7 @@ export async function explore(
 
   const queue: Candidate[] = []
   let order = 0
+  let rowAction: { path: Move[]; snapshot: Snapshot; move: Move } | undefined
   const refused = new Map<string, string>()
   const enqueue = (snapshot: Snapshot, path: Move[], known: Set<string>) => {
     const here = new Set(actionElements(snapshot.root).map(actionKey))
@@ -122,17 +134,76 @@ export async function explore(
     const actions = actionElements(snapshot.root)
     // When the sample's own row offers an action ("Edit"), the same action of other rows is no way.
     const ownRow = new Set(actions.filter((e) => rowSelector(index, e, leaves) !== undefined).map(actionKey))
+    const rowOf = (e: UiElement) => {
+      for (let p = index.parent.get(e); p; p = index.parent.get(p)) if (ROWS.has(p.role)) return p
+      return undefined
+    }
+    const inRows = actions.filter((e) => rowOf(e) !== undefined)
+    // Per-record actions: the same action in two or more rows of one table or list ("Edit" in
+    // every row), not a name that merely shows in two places (a table's link and a menu's).
+    const rowKey = (e: UiElement) => `${actionKey(e)}\u0000${index.all.indexOf(index.parent.get(rowOf(e)!)!)}`
+    const perRow = new Map<string, number>()
+    for (const e of inRows) perRow.set(rowKey(e), (perRow.get(rowKey(e)) ?? 0) + 1)
+    const repeated = new Set(inRows.filter((e) => (perRow.get(rowKey(e)) ?? 0) > 1).map(actionKey))
+    // A paged list that does not show the sample's record on this page: its next page may.
+    const showsRows = index.all.some((e) => ROWS.has(e.role))
+    if (ownRow.size === 0 && showsRows && leaves.length > 0)
+      for (const element of actions) {
+        if (!PAGER.test((element.name || '').trim()) || refusal(index, element, app.url)) continue
+        const move = {
+          selector: designSelector(snapshot.root, element, `the “${element.name}” ${element.role}`),
+          label: element.name,
+          pager: true,
+        }
+        if (path.filter((m) => m.pager).length >= MAX_PAGES_EXPLORED) continue
+        // The next page's rows are new, whatever their actions are called; the site's menus are not.
+        const menus = new Set([...here].filter((key) => !inRows.some((e) => actionKey(e) === key)))
+        queue.push({ path, move, priority: 1.5 * 0.8 ** depth(path), known: menus, order: order++ })
+      }
+    // Tabs of a form hide fields behind them: a tab not shown yet may hold the sample's.
+    if (readControls(snapshot.root).length > 0)
+      for (const element of index.all) {
+        if (element.role !== 'tab' || element.states.includes('selected') || !element.name.trim()) continue
+        if (known.has(actionKey(element))) continue
+        const move = {
+          selector: designSelector(snapshot.root, element, `the “${element.name}” tab`),
+          label: element.name,
+        }
+        // As likely as a move named like the task: the form is open, only its tab is not.
+        queue.push({ path, move, priority: 1.5 * 0.8 ** depth(path), known: here, order: order++ })
+      }
     for (const element of actions) {
       if (known.has(actionKey(element))) continue
       if (ownRow.has(actionKey(element)) && !rowSelector(index, element, leaves)) continue
+      // An action repeated in every row ("Edit", "Remove") acts on that row's record: only the
+      // row showing the sample's own record is a way, wherever (on whichever page) it is.
+      if (repeated.has(actionKey(element)) && !rowSelector(index, element, leaves)) continue
       const score = moveScore(reading, element.name)
       if (score === 0) continue
       const why = refusal(index, element, app.url)
+      const inRow = rowSelector(index, element, leaves)
+      // "Remove" in the sample's own row, for a task that removes: never pressed while exploring,
+      // it is the job's own action (its submit), found here with the way to it.
+      if (
+        why &&
+        inRow &&
+        reading.verb === DELETE &&
+        actionOf(element.name.trim().split(/\s+/)[0] ?? '') === DELETE
+      ) {
+        rowAction ??= {
+          path,
+          snapshot,
+          move: {
+            selector: inRow.selector,
+            label: `${element.name}” in the row of “${inRow.value}`,
+          },
+        }
+        continue
+      }
       if (why) {
         refused.set(element.name, why)
         continue
       }
-      const inRow = rowSelector(index, element, leaves)
       const label = inRow ? `${element.name}” in the row of “${inRow.value}` : element.name
       const move = {
         selector: inRow?.selector ?? designSelector(snapshot.root, element, `the “${label}” ${element.role}`),
@@ -140,7 +211,7 @@ export async function explore(
       }
       // The row of the sample's own record is the one to open.
       const boost = inRow ? 1 : 0
-      queue.push({ path, move, priority: (score + boost) * 0.8 ** path.length, known: here, order: order++ })
+      queue.push({ path, move, priority: (score + boost) * 0.8 ** depth(path), known: here, order: order++ })
     }
   }
   enqueue(home, [], new Set())
@@ -169,7 +240,28 @@ export async function explore(
     })
     if (fit > best.fitness) best = { path, snapshot, fitness: fit }
     if (fit >= GOOD) break
-    if (path.length < MAX_DEPTH) enqueue(snapshot, path, next.known)
+    if (depth(path) < MAX_DEPTH) enqueue(snapshot, path, next.known)
+  }
+  if (best.fitness < USABLE && rowAction) {
+    // Nothing to fill: the job is the action in its record's row (and whatever it asks next).
+    const snapshot = sameMoves(current, rowAction.path)
+      ? rowAction.snapshot
+      : await goTo(session, app, prelude, rowAction.path, start)
+    session.progress(
+      'explore',
+      `The task is “${rowAction.move.label}”, reached by ${rowAction.path.map((m) => `“${m.label}”`).join(' → ') || 'the first screen'}`,
+      { path: rowAction.path.map((m) => m.label) },
+    )
+    const steps = foldPages([...rowAction.path, rowAction.move])
+    const action = steps.pop()!
+    return {
+      navigation: [...prelude, ...start, ...steps],
+      snapshot,
+      fitness: 0,
+      seen,
+      prelude,
+      rowAction: { step: action, label: rowAction.move.label },
+    }
   }
   if (best.fitness < USABLE)
     throw new NoFormFound(
@@ -188,17 +280,7 @@ export async function explore(
     session.progress('explore', `Chosen path: ${best.path.map((m) => `“${m.label}”`).join(' → ')}`, {
       path: best.path.map((m) => m.label),
     })
-  const navigation: Step[] = [
-    ...prelude,
-    ...start,
-    ...best.path.map(
-      (m): Step => ({
-        kind: 'click',
-        name: `Click “${m.label}”`,
-        target: m.selector,
-      }),
-    ),
-  ]
+  const navigation: Step[] = [...prelude, ...start, ...foldPages(best.path)]
   return { navigation, snapshot, fitness: best.fitness, seen, prelude }
 }
 
@@ -247,4 +329,31 @@ function aboutObject(screen: Snapshot, reading: PromptReading): boolean {
   const heading = indexOf(screen.root).all.find((e) => e.role === 'heading')?.name ?? ''
   const words = new Set(stems(`${screen.window.title} ${heading}`))
   return reading.object.some((o) => words.has(o))
+}
+
+/** How deep a path goes: turning a list's pages is not a step deeper into the app. */
+function depth(path: Move[]): number {
+  return path.filter((m) => !m.pager).length
+}
+
+/**
+ * The moves as click steps. Next-page clicks before a move in the sample's own row become that
+ * click's `pageWith`: a run turns pages until its own record's row shows, however far it is.
+ */
+function foldPages(path: Move[]): Step[] {
+  const steps: Step[] = []
+  const click = (m: Move): Step => ({ kind: 'click', name: `Click “${m.label}”`, target: m.selector })
+  let pagers: Move[] = []
+  for (const m of path) {
+    if (m.pager) {
+      pagers.push(m)
+      continue
+    }
+    const inRow = m.selector.fingerprints.some((f) => f.by === 'inRow')
+    const pager = pagers.at(-1)
+    if (pager && inRow) steps.push({ ...click(m), pageWith: pager.selector } as Step)
+    else steps.push(...pagers.map(click), click(m))
+    pagers = []
+  }
+  return steps
 }

@@ -63,10 +63,26 @@ function valueMeansOption(value: unknown, control: ScreenControl): boolean {
 
 /** What the control takes by its make: a date for date inputs, parts and pickers, else its shape. */
 export function controlShape(control: ScreenControl): ValueShape | undefined {
+  // A time, week or month picker is no place for a date.
+  if (control.kind === 'date' && control.element.inputType && control.element.inputType !== 'date')
+    return undefined
   if (control.kind === 'date' || control.kind === 'date-parts' || control.datePattern) return 'date'
   if (control.shape === 'email') return 'email'
   if (control.shape === 'number') return 'number'
   return undefined
+}
+
+/** What the other native pickers take: a time (14:30), a date and time, a month, a week. */
+const PICKER_VALUES: Record<string, RegExp> = {
+  time: /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?$/,
+  'datetime-local': /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/,
+  month: /^\d{4}-\d{2}(-\d{2})?$/,
+  week: /^\d{4}-W\d{2}$/,
+}
+
+function pickerTakes(inputType: string, value: unknown): boolean {
+  const pattern = PICKER_VALUES[inputType]
+  return typeof value === 'string' && pattern !== undefined && pattern.test(value.trim())
 }
 
 /** 0…1: how well the value's type suits the control. */
@@ -74,6 +90,8 @@ export function typeFit(value: unknown, control: ScreenControl): number {
   const shape = valueShape(value)
   // Native inputs and parts take the ISO date (the runner splits only that); a picker box also
   // takes a date already written in its own layout.
+  if (control.kind === 'date' && control.element.inputType && control.element.inputType !== 'date')
+    return pickerTakes(control.element.inputType, value) ? 1 : 0
   if (control.kind === 'date' || control.kind === 'date-parts') return isIsoDate(value) ? 1 : 0
   if (shape === 'boolean' && typeof value === 'boolean') {
     if (control.kind === 'checkbox') return 1

@@ -6,6 +6,7 @@ import { indexTree } from '../automation/index.ts'
 import type { Step } from '../protocol/automation.ts'
 import type { UiElement } from '../protocol/elements.ts'
 import type { Ending } from './classify.ts'
+import { isNextName } from './pages.ts'
 import type { PromptReading } from './prompt.ts'
 import { designSelector } from './selector-design.ts'
 import { speaksForItself } from './submit.ts'
@@ -35,9 +36,10 @@ export function secondSend(
 ): UiElement | undefined {
   // A search has no preview: the screen after it is its results, whatever buttons they carry.
   if (ending.kind !== 'screen' || fields.length === 0 || reading.verb === actionOf('find')) return undefined
-  // A preview keeps the form on screen; a success page ("Customer created", "New customer") does not.
+  // A preview keeps the form on screen; a success page ("Customer created", "New customer") does
+  // not. After a wizard's "Next", a review page shows what was entered and the real send.
   const kept = fields.filter((f) => counterpart(after, f) !== undefined).length
-  if (kept * 2 < fields.length) return undefined
+  if (kept * 2 < fields.length && !isNextName(sentWith)) return undefined
   const fresh = ending.appeared.filter(
     (e) =>
       e.role === 'button' &&

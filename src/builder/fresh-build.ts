@@ -107,7 +107,12 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
   let submitStep: Step
   let submitLabel: string
   let observed: Observation
-  if (route) {
+  if (explored?.rowAction) {
+    // Nothing to fill: the action in the record's row is the submit.
+    submitStep = explored.rowAction.step
+    submitLabel = explored.rowAction.label
+    observed = await submitAndObserve(session, submitStep, sample.input)
+  } else if (route) {
     submitStep = route.step
     submitLabel = route.step.url
     observed = { before: route.before, after: route.after, elapsedMs: route.elapsedMs }
@@ -135,6 +140,7 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
   const fieldElements = fields.map((f) => f.control.element)
   let ending = classifyEnding(observed.before.root, observed.after.root, fieldElements, inputs)
   const expect = nonEmpty(sample.expect)
+  const firstSend = submitStep
   // Confirm an "Are you sure?", or open the record a search found when what to return is there.
   for (let hop = 0; ending && hop < 3; hop++) {
     const confirm = confirmationButton(ending)
@@ -223,9 +229,12 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
     steps: automation.steps.map((s) => s.name),
     scenarios: automation.scenarios.map((s) => s.name),
   })
+  // The sample's send began at its first send step (before a confirmation or a preview's send).
+  const sendAt = plan.prefix.indexOf(firstSend)
   const verified = await verify(session, automation, sample, target, {
     after: observed.after,
     submitIndex: plan.prefix.length,
+    ...(sendAt >= 0 && explored?.rowAction ? { sendIndex: sendAt } : {}),
   })
   return { ok: true, ...verified, scenario: target.scenario, outcome: target.outcome }
 }

@@ -233,9 +233,16 @@ async function fieldSteps(
       return one({ kind: 'fill', name: `Fill “${label}”`, ...optional, target: target(), value })
     }
     case 'date': {
-      const template = leaf ? nativeDateTemplate(leaf.path, leaf.value) : value
+      // A time, month or week picker takes the caller's value as it is (checked by its shape).
+      const kind = control.element.inputType ?? 'date'
+      const template = leaf
+        ? kind === 'date'
+          ? nativeDateTemplate(leaf.path, leaf.value)
+          : `{{${leaf.path}}}`
+        : value
+      const what = kind === 'datetime-local' ? 'date and time' : kind
       if (leaf)
-        session.progress('map', `“${label}” is a date input: it takes the date as one value`, {
+        session.progress('map', `“${label}” is a ${what} input: it takes the ${what} as one value`, {
           input: leaf.path,
           field: label,
         })

@@ -30,13 +30,18 @@ export interface FilledPages {
   screen: Snapshot
 }
 
+/** A button named like a wizard's way on ("Next", "Continue"), not a pager's nor a submit variant's. */
+export function isNextName(name: string): boolean {
+  const words = stems(name)
+  return words.some((w) => NEXT.has(w)) && !words.some((w) => NOT_NEXT.has(w))
+}
+
 /** A wizard's "Next" button on this screen (never a pager's "Next page" link). */
 export function nextButton(root: UiElement): UiElement | undefined {
   const found: UiElement[] = []
   const visit = (e: UiElement) => {
     if (e.role === 'button' && !e.states.includes('disabled')) {
-      const words = stems(e.name)
-      if (words.some((w) => NEXT.has(w)) && !words.some((w) => NOT_NEXT.has(w))) found.push(e)
+      if (isNextName(e.name)) found.push(e)
     }
     e.children.forEach(visit)
   }

@@ -87,7 +87,8 @@ export function readControls(root: UiElement): ScreenControl[] {
       // A native date input: Chromium shows its day/month/year as inner spin buttons; it is one control.
       for (const part of dateParts) inside.add(part)
       const named = namesOf(index, element)
-      controls.push({ ...base, key: '', kind: 'date', ...named, options: [], shape: 'date' })
+      const shape: ControlShape = element.inputType === 'time' ? 'time' : 'date'
+      controls.push({ ...base, key: '', kind: 'date', ...named, options: [], shape })
       continue
     }
     if (TEXT_ROLES.has(element.role)) {

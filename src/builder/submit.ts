@@ -6,6 +6,7 @@ import { indexTree } from '../automation/index.ts'
 import type { Selector, Step } from '../protocol/automation.ts'
 import type { UiElement } from '../protocol/elements.ts'
 import { rivalsTask } from './explore-moves.ts'
+import { nextButton } from './pages.ts'
 import type { PromptReading } from './prompt.ts'
 import { designSelector } from './selector-design.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
@@ -148,6 +149,11 @@ async function chooseButton(
   )
     return pick(first.element, ranked.length === 1 ? 'the only one that can send it' : 'named like a submit')
   if (buttons.length === 0) return undefined
+  // Every value is placed and the way on is a wizard's "Next": the real send is on a later page
+  // (a review page's "Book room"); the outcome after "Next" is checked for it.
+  const onward = nextButton(root)
+  if (onward && buttons.includes(onward) && !ranked.some((r) => r.element !== onward && r.score > 0))
+    return pick(onward, 'the wizard goes on; the page after it is checked for the real send')
   // Never a silent guess: a lone “Preview”, “Register” or “Cancel” is asked about, with every button.
   const options = [
     ...ranked.map((r) => r.element),

@@ -32,6 +32,12 @@ export interface Target {
 export interface Evidence {
   after: Snapshot
   submitIndex: number
+  /**
+   * Where the sample's own send began when it took more than one step ("Remove" in its row,
+   * then "Remove" in the "Are you sure?" dialog): replays stop there, since the record may be
+   * gone after the sample's own run. Defaults to `submitIndex`.
+   */
+  sendIndex?: number
 }
 
 export interface Verified {
@@ -60,7 +66,7 @@ export async function verify(
     const run =
       resettable || !evidence
         ? await runOnce(session, current, sample.input)
-        : await checkOnce(session, current, submitIndex, evidence.after, sample.input)
+        : await checkOnce(session, current, submitIndex, evidence.after, sample.input, evidence.sendIndex)
     let problem = judge(run, target, sample.expect)
     let code: 'VERIFY_FAILED' | 'REGRESSION' = 'VERIFY_FAILED'
     let failing = run
@@ -73,7 +79,7 @@ export async function verify(
       for (const earlier of session.request.previous) {
         const again = resettable
           ? await runOnce(session, current, earlier.input)
-          : await runOnce(session, upTo(current, submitIndex), earlier.input)
+          : await runOnce(session, upTo(current, evidence?.sendIndex ?? submitIndex), earlier.input)
         const passed = again.status !== 'failed' && (!resettable || again.scenario === earlier.scenario)
         const scenario = resettable ? again.scenario : earlier.scenario
         reverified.push({ sampleId: earlier.id, scenario, passed })
@@ -116,8 +122,9 @@ async function checkOnce(
   submitIndex: number,
   after: Snapshot,
   input: Record<string, unknown>,
+  sendIndex = submitIndex,
 ): Promise<RunOutcome> {
-  const before = await runOnce(session, upTo(automation, submitIndex), input)
+  const before = await runOnce(session, upTo(automation, Math.min(sendIndex, submitIndex)), input)
   if (before.status === 'failed') return before
   const rest = await runOnScreen(automation, submitIndex + 1, after, input)
   const at = new Date().toISOString()

@@ -137,6 +137,12 @@ export const Step = Type.Union([
     kind: Type.Literal('click'),
     ...stepBase,
     target: Selector,
+    /**
+     * The target sits in a paged list (a row on page 3 of a table): while it is not on the page
+     * shown, this control ("Next page") is clicked to show the next one, until the target shows
+     * or there is no next page.
+     */
+    pageWith: Type.Optional(Selector),
     button: Type.Optional(Type.Union([Type.Literal('left'), Type.Literal('right')])),
     clickCount: Type.Optional(Type.Integer({ minimum: 1, maximum: 3 })),
   }),

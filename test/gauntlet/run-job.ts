@@ -170,7 +170,8 @@ async function giveUp(s: TestServer, jobId: string | undefined): Promise<void> {
 
 /** The outcome as one table row (for the bench and for failing tests' messages). */
 export function row(o: JobOutcome): string {
-  const outcome = o.outcome.length > 120 ? `${o.outcome.slice(0, 117)}…` : o.outcome
+  const outcome =
+    o.outcome.length > 120 && !process.env.GAUNTLET_FULL ? `${o.outcome.slice(0, 117)}…` : o.outcome
   return `| ${o.app} | ${o.job} | ${outcome.replaceAll('|', '\\|')} | ${o.questions.length}${o.questions.length ? ` (${o.questions.join(', ')})` : ''} | ${o.buildSeconds.toFixed(1)} | ${o.liveCorrect}/2 |`
 }
 

@@ -152,13 +152,13 @@ export function findAriaOption(this: Element, wanted: string | null): Element | 
     const labels = option instanceof HTMLInputElement ? Array.from(option.labels ?? []) : []
     return option.getAttribute('aria-label') ?? labels[0]?.textContent ?? option.textContent ?? ''
   }
-  if (wanted === null) {
-    const visible = options.filter(
-      (o) => (o as HTMLElement).offsetParent !== null || o.getClientRects().length > 0,
-    )
-    return visible.map((o) => labelOf(o).replace(/\s+/g, ' ').trim())
-  }
-  for (const option of options) {
+  const visible = options.filter(
+    (o) => (o as HTMLElement).offsetParent !== null || o.getClientRects().length > 0,
+  )
+  if (wanted === null) return visible.map((o) => labelOf(o).replace(/\s+/g, ' ').trim())
+  // Only an option a person can see is clicked: one in a closed list waits for the list to open
+  // (or for the text a typeahead box filters by).
+  for (const option of visible) {
     const value = option.getAttribute('data-value')
     if (fold(labelOf(option)) === fold(wanted) || (value !== null && fold(value) === fold(wanted)))
       return option
