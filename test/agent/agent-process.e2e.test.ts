@@ -7,13 +7,13 @@ import type { RunOutcome, StepRecord } from '../../src/protocol/messages.ts'
 import { crmCreateCustomer } from '../fixtures/automations/crm.ts'
 import { type AgentProcess, startAgent } from '../helpers/agent-process.ts'
 import { cli, eventually } from '../helpers/cli.ts'
-import { startFixtureServer } from '../helpers/fixture-server.ts'
+import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts'
 import { tempDir } from '../helpers/temp-dir.ts'
 import { startTestServer, type TestServer } from '../helpers/test-server.ts'
 
 /** Real server, real `deskhook agent` process, real Chromium, the fixture CRM. */
 let s: TestServer
-let fixtures: { url: string; stop(): Promise<void> }
+let fixtures: FixtureServer
 let agent: AgentProcess
 let desktopId: string
 const data = tempDir()
@@ -126,10 +126,17 @@ describe('driving the desktop', () => {
       },
       (event, step) => steps.push({ event, step }),
     )
+    const customerId = outcome.result?.customerId
     expect(outcome).toMatchObject({
       status: 'succeeded',
       outcome: 'success',
       result: { customerId: expect.stringMatching(/^C-\d{4}$/) },
+    })
+    // The id read back is the one the CRM stored for this customer.
+    expect(fixtures.crm.customers().find((c) => c.id === customerId)).toMatchObject({
+      email: 'grace2@example.com',
+      country: 'US',
+      vip: true,
     })
     const finished = steps.filter((x) => x.event === 'finished')
     expect(finished.length).toBeGreaterThan(5)

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createEnrollmentToken } from '../../src/modules/desktops/service.ts'
 import { type AgentProcess, startAgent } from '../helpers/agent-process.ts'
 import { eventually } from '../helpers/cli.ts'
-import { startFixtureServer } from '../helpers/fixture-server.ts'
+import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts'
 import { tempDir } from '../helpers/temp-dir.ts'
 import { startTestServer, type TestServer, teachBody } from '../helpers/test-server.ts'
 
@@ -12,7 +12,7 @@ import { startTestServer, type TestServer, teachBody } from '../helpers/test-ser
  * answer instead of asking. Real builder, real agent, Chromium, the fixture CRM.
  */
 let s: TestServer
-let crm: { url: string; stop(): Promise<void> }
+let crm: FixtureServer
 let agent: AgentProcess | undefined
 const state = tempDir('deskhook-agent-')
 
@@ -106,5 +106,10 @@ describe('answers carry over after a failed build', () => {
     const steps = (JSON.parse(row.automation) as { steps: { kind: string; value?: string }[] }).steps
     const refStep = steps.find((st) => st.kind === 'fill' && st.value?.includes('{{ref'))
     expect(JSON.stringify(refStep)).toMatch(/notes/i)
+
+    // The CRM keeps its data: the build's one submit made one customer, with "ref" in its notes;
+    // the failed build never got as far as saving.
+    const made = crm.crm.customers().slice(3) // after the three seeded customers
+    expect(made).toMatchObject([{ email: 'grace.again@example.com', notes: 'Referred by the Navy' }])
   }, 300_000)
 })

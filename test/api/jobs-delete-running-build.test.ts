@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createEnrollmentToken } from '../../src/modules/desktops/service.ts'
 import { type AgentProcess, startAgent } from '../helpers/agent-process.ts'
 import { cli, eventually } from '../helpers/cli.ts'
-import { startFixtureServer } from '../helpers/fixture-server.ts'
+import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts'
 import { startTestServer, type TestServer, teachBody } from '../helpers/test-server.ts'
 
 /**
@@ -10,7 +10,7 @@ import { startTestServer, type TestServer, teachBody } from '../helpers/test-ser
  * stops, its desktop is free for the next build at once, and the agent stays online.
  */
 let s: TestServer
-let crm: { url: string; stop(): Promise<void> }
+let crm: FixtureServer
 let agent: AgentProcess
 
 beforeAll(async () => {
@@ -91,5 +91,7 @@ describe('deleting a job whose build is under way', () => {
       ['office-pc', 'online'],
     ])
     expect(agent.proc.exitCode).toBeNull()
+    // Each build was stopped at its question, before saving: the CRM has only its seeded customers.
+    expect(crm.crm.customers().map((c) => c.id)).toEqual(['C-1039', 'C-1040', 'C-1041'])
   }, 360_000)
 })

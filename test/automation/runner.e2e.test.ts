@@ -160,6 +160,14 @@ describe('runAutomation against the fixture CRM', () => {
       createCustomerSteps.map((s) => (s.name === 'Enter the phone' ? 'SKIPPED' : 'SUCCESS')),
     )
     expect(hooks.finished.at(-1)?.result).toEqual({ customerId: 'C-1042' })
+    // The CRM really stored it.
+    expect(fixtures.crm.customers().find((c) => c.id === 'C-1042')).toMatchObject({
+      firstName: 'Ann',
+      lastName: 'Lee',
+      email: 'ann.lee@example.com',
+      country: 'FR',
+      vip: true,
+    })
     expect(hooks.finished.every((s) => isJpeg(s.screenshot))).toBe(true)
     expect(hooks.finished.find((s) => s.flowName === 'Customer already exists?')?.result).toMatchObject({
       taken: false,
@@ -206,12 +214,16 @@ describe('runAutomation against the fixture CRM', () => {
     expect(run.status).toBe('failed')
     expect(run.error).toMatchObject({ code: 'AMBIGUOUS_SELECTOR', step: 'Open the customer' })
     expect(run.error?.selector?.fingerprints[0]).toMatchObject({ by: 'role', name: 'example' })
-    expect(run.error?.candidates?.map((c) => c.name)).toEqual([
+    // Every email in the list: the three seeded customers and whoever the tests before created
+    // (the CRM keeps its data on its server; the first test adds ann.lee@example.com).
+    const emails = fixtures.crm.customers().map((c) => c.email)
+    expect(emails.slice(0, 3)).toEqual([
       'grace.hopper@example.com',
       'ada@example.com',
       'jan.devries@example.nl',
     ])
-    expect(run.error?.message).toContain('matches 3 elements')
+    expect(run.error?.candidates?.map((c) => c.name)).toEqual(emails)
+    expect(run.error?.message).toContain(`matches ${emails.length} elements`)
     expect(hooks.finished.map((s) => s.status)).toEqual(['SUCCESS', 'FAILED', 'SKIPPED'])
   })
 

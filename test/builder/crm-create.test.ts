@@ -59,11 +59,26 @@ describe('a first build of "create a customer"', () => {
     const [window] = (await crm.driver().listWindows()).filter((w) => w.url?.includes('/crm/'))
     const shown = JSON.stringify((await crm.driver().snapshot(window!.id)).root)
     expect(shown).toContain(`Customer ${run.result.customerId} created`)
+
+    // The CRM keeps its data: the build saved the sample once, the run saved Dorothy once.
+    const created = crm.fixtures().crm.customers().slice(3)
+    expect(created.map((c) => [c.id, c.email])).toEqual([
+      ['C-1042', 'katherine@example.com'],
+      [String(run.result.customerId), 'dorothy@example.com'],
+    ])
+    expect(created[0]).toMatchObject({
+      firstName: 'Katherine',
+      lastName: 'Johnson',
+      country: 'DE',
+      vip: true,
+    })
   }, 60_000)
 
   test('asks where a value goes when its key matches no field, and uses the answer', async () => {
     const script = scriptedIO([{ kind: 'map_field', answer: optionLabelled('Notes') }])
-    const sample: SampleSpec = { id: 's1', input: { ...katherine, ref: 'X-99' }, expect: EXPECT_ID }
+    // A new customer: the CRM keeps the first test's Katherine, so her email would be a duplicate.
+    const input = { ...katherine, email: 'katherine.j@example.com', ref: 'X-99' }
+    const sample: SampleSpec = { id: 's1', input, expect: EXPECT_ID }
     const { result } = await build({ prompt: PROMPT, sample, previous: [] }, script)
     const [asked] = script.questions
     expect(asked?.question.text).toBe('Where should the value of “ref” (“X-99”) go?')
@@ -71,6 +86,12 @@ describe('a first build of "create a customer"', () => {
     const notes = result.automation.steps.find((s) => s.kind === 'fill' && s.value === '{{ref}}')
     expect(notes?.name).toBe('Fill “Notes”')
     expect(result.outcome).toBe('success')
+    expect(
+      crm
+        .fixtures()
+        .crm.customers()
+        .filter((c) => c.email === input.email),
+    ).toMatchObject([{ notes: 'X-99' }])
   }, 60_000)
 
   test('asks what goes into a required field the sample does not feed', async () => {

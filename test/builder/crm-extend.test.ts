@@ -80,6 +80,16 @@ describe('extending the job sample by sample', () => {
     ).result
     expect(again.scenario).toBe('A customer with this email already exists')
     expect(again.automation).toEqual(three.automation)
+
+    // What the CRM holds afterwards: the first build's Katherine and nothing else (the duplicate and
+    // the missing email saved nothing).
+    expect(
+      crm
+        .fixtures()
+        .crm.customers()
+        .slice(3)
+        .map((c) => c.email),
+    ).toEqual(['katherine@example.com'])
   }, 120_000)
 
   test('extends a hand-written automation too: a missing email makes its fill optional and a new scenario', async () => {

@@ -1,5 +1,6 @@
 // Shared by the CRM builder tests: one Chromium with the fixture CRM open for the whole file, and
-// the build call that fails the test on an unexpected question.
+// the build call that fails the test on an unexpected question. The CRM keeps its data on the
+// fixture server for the whole file too: a customer created by one test is there for the next.
 import { afterAll, beforeAll, expect } from 'bun:test'
 import { BrowserDriver } from '../../src/agent/drivers/browser/index.ts'
 import type { BuildRequest, BuildResult } from '../../src/builder/contract.ts'
@@ -42,6 +43,8 @@ export function crmBrowser() {
     driver: current,
     /** Where the fixture apps are served (`${url}/crm/`). */
     url: () => fixtures!.url,
+    /** The fixture server, whose store says what the builds and runs really created. */
+    fixtures: () => fixtures!,
     async build(request: BuildRequest, script = scriptedIO()) {
       const result = await buildAutomation(localDesktop(current()), script.io, request)
       if (process.env.BUILDER_TRANSCRIPT) console.log(script.lines.join('\n'))

@@ -74,6 +74,26 @@ describe('the helpdesk', () => {
     const run = await port.run(result.automation, { ...ticket, subject: 'Printer jam', category: 'hardware' })
     expect(run.status).toBe('succeeded')
     expect(run.result.ticketNumber).toMatch(/^HD-\d+$/)
+
+    // What the helpdesk really holds: the build's one ticket for the sample, then the run's.
+    expect(helpdesk.helpdesk.tickets()).toEqual([
+      {
+        number: 'HD-20481',
+        subject: ticket.subject,
+        category: 'network',
+        priority: 'high',
+        description: ticket.description,
+        status: 'Open',
+      },
+      {
+        number: run.result.ticketNumber as string,
+        subject: 'Printer jam',
+        category: 'hardware',
+        priority: 'high',
+        description: ticket.description,
+        status: 'Open',
+      },
+    ])
   }, 60_000)
 })
 
@@ -123,5 +143,8 @@ describe('finding the app', () => {
     expect(script.questions.map((q) => q.question.kind)).toEqual(['choose_window'])
     expect(script.questions[0]!.question.options).toHaveLength(2)
     expect(result.automation.app.url).toBe(`${otherCrm.url}/crm/`)
+    // The sample's customer was created in the chosen CRM only, once.
+    expect(otherCrm.crm.customers().filter((c) => c.email === 'mary@example.com')).toHaveLength(1)
+    expect(crm.crm.customers().map((c) => c.email)).not.toContain('mary@example.com')
   }, 60_000)
 })

@@ -7,7 +7,7 @@ import type { Automation } from '../../src/protocol/automation.ts'
 import { crmCreateCustomer } from '../fixtures/automations/crm.ts'
 import { type AgentProcess, startAgent } from '../helpers/agent-process.ts'
 import { cli, eventually } from '../helpers/cli.ts'
-import { startFixtureServer } from '../helpers/fixture-server.ts'
+import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts'
 import { tempDir } from '../helpers/temp-dir.ts'
 import { startTestServer, type TestServer } from '../helpers/test-server.ts'
 
@@ -16,7 +16,7 @@ import { startTestServer, type TestServer } from '../helpers/test-server.ts'
  * fixture CRM in real Chromium, and the caller's view over HTTP.
  */
 let s: TestServer
-let fixtures: { url: string; stop(): Promise<void> }
+let fixtures: FixtureServer
 let agent: AgentProcess
 const files = tempDir('deskhook-jobs-')
 
@@ -97,7 +97,12 @@ describe('an imported job, run by a real agent', () => {
       },
     })
     expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ customerId: expect.stringMatching(/^C-10\d\d$/) })
+    const { customerId } = (await res.json()) as { customerId: string }
+    expect(customerId).toMatch(/^C-10\d\d$/)
+    // The id answered is the one the CRM stored for this customer, saved once.
+    expect(fixtures.crm.customers().filter((c) => c.email === 'kj@example.com')).toMatchObject([
+      { id: customerId, firstName: 'Katherine', lastName: 'Johnson', country: 'US', vip: true },
+    ])
   }, 60_000)
 
   test('a duplicate email answers 207 with the taught scenario', async () => {

@@ -3,7 +3,7 @@ import { createEnrollmentToken } from '../../src/modules/desktops/service.ts'
 import type { WindowInfo } from '../../src/protocol/elements.ts'
 import { type AgentProcess, startAgent } from '../helpers/agent-process.ts'
 import { cli, eventually } from '../helpers/cli.ts'
-import { startFixtureServer } from '../helpers/fixture-server.ts'
+import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts'
 import { startTestServer, type TestServer, teachBody } from '../helpers/test-server.ts'
 
 /**
@@ -11,8 +11,8 @@ import { startTestServer, type TestServer, teachBody } from '../helpers/test-ser
  * and the helpdesk open in Chromium (two origins, so two windows), the builder exploring them.
  */
 let s: TestServer
-let crm: { url: string; stop(): Promise<void> }
-let helpdesk: { url: string; stop(): Promise<void> }
+let crm: FixtureServer
+let helpdesk: FixtureServer
 let agent: AgentProcess
 let desktopId: string
 
@@ -138,7 +138,18 @@ describe('teaching the CRM', () => {
       return res.status !== 409 && res
     })
     expect(live.status).toBe(200)
-    expect(await live.json()).toEqual({ customerId: expect.stringMatching(/^C-\d+$/) })
+    const { customerId } = (await live.json()) as { customerId: string }
+    expect(customerId).toMatch(/^C-\d+$/)
+    // What the CRM really holds: the build saved the sample once, the live call saved Alan.
+    expect(
+      crm.crm
+        .customers()
+        .slice(3)
+        .map((c) => [c.id, c.email]),
+    ).toEqual([
+      ['C-1042', 'ada.byron@example.com'],
+      [customerId, 'alan@example.com'],
+    ])
   }, 240_000)
 
   test('an existing email becomes a scenario named after the message; a missing one a third; the score rises', async () => {
@@ -245,7 +256,13 @@ describe('teaching the helpdesk, and failing clearly', () => {
       return res.status !== 409 && res
     })
     expect(live.status).toBe(200)
-    expect(await live.json()).toEqual({ ticketNumber: expect.stringMatching(/^HD-\d+$/) })
+    const { ticketNumber } = (await live.json()) as { ticketNumber: string }
+    expect(ticketNumber).toMatch(/^HD-\d+$/)
+    // What the helpdesk really holds: the build's ticket for the sample, then the live call's.
+    expect(helpdesk.helpdesk.tickets().map((t) => [t.number, t.subject, t.category, t.priority])).toEqual([
+      ['HD-20481', 'VPN drops every hour', 'network', 'high'],
+      [ticketNumber, 'Printer on 3rd floor jams', 'hardware', 'low'],
+    ])
   }, 240_000)
 
   test('a prompt naming an app that is not on the desktop fails with a reason that says so', async () => {
