@@ -6,6 +6,7 @@ import { ancestors, descendants, indexTree, type TreeIndex } from '../automation
 import { renderSelector, resolveSelector } from '../automation/index.ts'
 import type { Selector } from '../protocol/automation.ts'
 import type { UiElement } from '../protocol/elements.ts'
+import { escapeRegex } from './generalise.ts'
 import type { InputLeaf } from './input-leaves.ts'
 import { nameStems, type PromptReading } from './prompt.ts'
 import { actionOf, splitWords, stems } from './words.ts'
@@ -174,8 +175,4 @@ function safeUrl(href: string, base?: string): URL | undefined {
   } catch {
     return undefined
   }
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }

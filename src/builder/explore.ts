@@ -141,10 +141,14 @@ export async function explore(
     const inRows = actions.filter((e) => rowOf(e) !== undefined)
     // Per-record actions: the same action in two or more rows of one table or list ("Edit" in
     // every row), not a name that merely shows in two places (a table's link and a menu's).
-    const rowKey = (e: UiElement) => `${actionKey(e)}\u0000${index.all.indexOf(index.parent.get(rowOf(e)!)!)}`
-    const perRow = new Map<string, number>()
-    for (const e of inRows) perRow.set(rowKey(e), (perRow.get(rowKey(e)) ?? 0) + 1)
-    const repeated = new Set(inRows.filter((e) => (perRow.get(rowKey(e)) ?? 0) > 1).map(actionKey))
+    const seenIn = new Map<UiElement | undefined, Set<string>>()
+    const repeated = new Set<string>()
+    for (const e of inRows) {
+      const list = index.parent.get(rowOf(e)!)
+      const keys = seenIn.get(list) ?? seenIn.set(list, new Set()).get(list)!
+      if (keys.has(actionKey(e))) repeated.add(actionKey(e))
+      keys.add(actionKey(e))
+    }
     // A paged list that does not show the sample's record on this page: its next page may.
     const showsRows = index.all.some((e) => ROWS.has(e.role))
     if (ownRow.size === 0 && showsRows && leaves.length > 0)

@@ -7,7 +7,7 @@ import { collapse } from '../automation/text-match.ts'
 import type { Fingerprint, Selector, Step } from '../protocol/automation.ts'
 import type { UiElement, UiRole } from '../protocol/elements.ts'
 import type { Ending } from './classify.ts'
-import { extractPattern, generaliseText, idLikeTokens } from './generalise.ts'
+import { escapeRegex, extractPattern, generaliseText, idLikeTokens } from './generalise.ts'
 import type { PromptReading } from './prompt.ts'
 import { designPlaceSelector, designTextSelector } from './selector-design.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
@@ -307,10 +307,6 @@ function ownItem(ctx: OutputContext, element: UiElement, namePattern: string, fa
     }
   }
   return fallback
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
 function nestedValue({ path, value }: { path: string; value: string }): Record<string, unknown> {
