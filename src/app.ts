@@ -1,5 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from './context.ts'
+import type { DashboardState } from './dashboard/gate.ts'
+import { dashboardRoutes } from './dashboard/index.ts'
 import { httpPlugin } from './http/http-plugin.ts'
 import { buildsRoutes } from './modules/builds/index.ts'
 import { desktopsRoutes } from './modules/desktops/index.ts'
@@ -17,6 +19,7 @@ export interface Runtime {
   hub: AgentHub
   scheduler: Scheduler
   waiters: ExecutionWaiters
+  dashboard: DashboardState
 }
 
 /** The HTTP surface: reserved paths first, then the catch-all job trigger. */
@@ -29,6 +32,7 @@ export function createApp(ctx: AppContext, runtime: Runtime) {
     .use(buildsRoutes(ctx))
     .use(executionsRoutes(ctx, runtime))
     .use(desktopsRoutes(ctx, runtime.hub))
+    .use(dashboardRoutes(ctx, runtime))
     .use(triggerRoutes(ctx, runtime))
 }
 

@@ -2,6 +2,7 @@ import { createApp } from './app.ts'
 import { buildAutomation } from './builder/index.ts'
 import type { Config } from './config/index.ts'
 import { type AppContext, createContext } from './context.ts'
+import { createDashboardState } from './dashboard/gate.ts'
 import { openDatabase } from './db/client.ts'
 import { migrate } from './db/migrate.ts'
 import { type Clock, systemClock } from './lib/clock.ts'
@@ -9,6 +10,7 @@ import { lockDataDir } from './lib/data-dir-lock.ts'
 import { AppError, type ErrorCode, ErrorStatus, errorBody } from './lib/errors.ts'
 import { createLogger, type Logger } from './lib/logger.ts'
 import { type CreatedKey, ensureInitialKey } from './modules/keys/service.ts'
+import { countUsers } from './modules/users/service.ts'
 import { AgentHub } from './runtime/agent-hub/index.ts'
 import { BuildWorker } from './runtime/build-worker/index.ts'
 import { startDbWatcher } from './runtime/db-watcher.ts'
@@ -26,6 +28,10 @@ export interface RunningServer {
   port: number
   /** The key made on the first start of an empty data dir (printed once), else null. */
   initialKey: CreatedKey | null
+  /** Every route the server answers (method and path), for tests that check them all. */
+  routes: { method: string; path: string }[]
+  /** While nobody has a dashboard account: the one-time link that creates the first admin. */
+  setupUrl: string | null
   stop(): Promise<void>
 }
 
@@ -63,7 +69,8 @@ export async function startServer(
   scheduler.start()
   const builds = new BuildWorker(ctx, hub, buildAutomation)
   builds.start()
-  const app = createApp(ctx, { hub, scheduler, waiters }).listen({
+  const dashboard = createDashboardState(countUsers(ctx) === 0)
+  const app = createApp(ctx, { hub, scheduler, waiters, dashboard }).listen({
     port: config.port,
     hostname: config.host,
     idleTimeout: config.idleTimeoutS,
@@ -81,6 +88,7 @@ export async function startServer(
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${server.port}`
   ctx.site.url = config.publicUrl ?? url
   log.info({ url, dataDir: config.dataDir }, 'deskhook listening')
+  const setupUrl = dashboard.setupToken ? `${ctx.site.url}/_/setup?token=${dashboard.setupToken}` : null
 
   let stopping: Promise<void> | undefined
   const stop = () => {
@@ -115,7 +123,18 @@ export async function startServer(
     })()
     return stopping
   }
-  return { ctx, hub, scheduler, webhooks, url, port: server.port ?? config.port, initialKey, stop }
+  return {
+    ctx,
+    hub,
+    scheduler,
+    webhooks,
+    url,
+    port: server.port ?? config.port,
+    initialKey,
+    setupUrl,
+    routes: app.routes.map((r) => ({ method: r.method, path: r.path })),
+    stop,
+  }
 }
 
 /** The answer to a request that failed before (or outside) the app's own error mapping. */

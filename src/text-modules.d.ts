@@ -7,3 +7,19 @@ declare module '*.html' {
   const text: string
   export default text
 }
+declare module '*.css' {
+  const text: string
+  export default text
+}
+declare module '*.svg' {
+  const text: string
+  export default text
+}
+declare module '*/dist/dashboard.js' {
+  const text: string
+  export default text
+}
+declare module 'swagger-ui-dist/swagger-ui-bundle.js' {
+  const text: string
+  export default text
+}

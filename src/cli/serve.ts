@@ -17,6 +17,12 @@ export function registerServe(program: Command): void {
           `\nFirst start: created API key "${server.initialKey.name}". It is shown only this once:\n\n  ${server.initialKey.key}\n\nSend it as the x-api-key header. More keys: deskhook keys create --name NAME\n\n`,
         )
       }
+      if (server.setupUrl) {
+        // The link holds a one-time code: to the terminal only, like the first key.
+        process.stdout.write(
+          `\nOpen the dashboard to create the workspace and its first admin (this link works until then):\n\n  ${server.setupUrl}\n\n`,
+        )
+      }
       const shutdown = async (signal: string) => {
         server.ctx.log.info({ signal }, 'signal received')
         await server.stop()

@@ -1,5 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../context.ts'
+import { checkCsrf, gateDashboard, isDashboardPath } from '../dashboard/gate.ts'
+import { dashboardError } from '../dashboard/pages/errors.tsx'
 import { AppError, errorBody } from '../lib/errors.ts'
 import { verifyKey } from '../modules/keys/service.ts'
 import { isStorageError, noteStorageFailure, storageUnavailable } from '../runtime/storage-guard.ts'
@@ -22,6 +24,11 @@ export const httpPlugin = (ctx: AppContext) =>
       // The database file is gone or replaced: nothing may be accepted (and lost); health says why.
       if (ctx.storage.lost && path !== '/_health') throw storageUnavailable(ctx.storage.lost)
       if (isPublicPath(request.method, path)) return
+      // The dashboard opens with a session cookie only; the trigger host with an API key only.
+      if (isDashboardPath(path)) {
+        state.signedIn = gateDashboard(ctx, request, path)
+        return
+      }
       const key = verifyKey(ctx, request.headers.get('x-api-key'))
       if (!key)
         throw new AppError(
@@ -34,12 +41,21 @@ export const httpPlugin = (ctx: AppContext) =>
         )
       state.apiKey = key
     })
+    .onBeforeHandle({ as: 'global' }, ({ request, body }) => {
+      const state = requestState(request)
+      if (isDashboardPath(state.url.pathname)) checkCsrf(request, body, state.signedIn)
+    })
     .onError({ as: 'global' }, ({ code, error, request, set }) => {
       const state = requestState(request)
       if (isStorageError(error)) noteStorageFailure(ctx, error)
       const appError = toAppError(code, error)
       if (appError.status >= 500) ctx.log.error({ reqId: state.id, err: error }, 'request failed')
       set.status = appError.status
+      if (isDashboardPath(state.url.pathname)) {
+        const page = dashboardError(appError, request, state)
+        set.status = page.status
+        return page
+      }
       const headers: Record<string, string> = {
         'content-type': 'application/json; charset=utf-8',
         'x-request-id': state.id,
@@ -61,6 +77,7 @@ export const httpPlugin = (ctx: AppContext) =>
           status: set.status,
           ms: Math.round((performance.now() - state.startedAt) * 100) / 100,
           apiKeyId: state.apiKey?.id,
+          userId: state.signedIn?.user.id,
         },
         'request',
       )

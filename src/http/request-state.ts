@@ -1,4 +1,5 @@
 import { requestIdFrom } from '../lib/ids.ts'
+import type { SignedIn } from '../modules/users/sessions.ts'
 
 /**
  * Per-request facts set before routing (request id, caller's key) and read by handlers, the error
@@ -8,6 +9,8 @@ export interface RequestState {
   id: string
   startedAt: number
   apiKey?: { id: string; name: string }
+  /** A dashboard request's person (session cookie); never set on the trigger host. */
+  signedIn?: SignedIn
   /** Parsed once here; handlers and the access log reuse it. */
   url: URL
 }

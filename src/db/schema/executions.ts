@@ -77,6 +77,8 @@ export const executionSteps = sqliteTable(
     result: text('result', { mode: 'json' }).$type<unknown>(),
     error: text('error', { mode: 'json' }).$type<Record<string, unknown>>(),
     screenshot: text('screenshot'),
+    /** Where the acted-on element was in the screenshot (window pixels), for the replay's outline. */
+    target: text('target', { mode: 'json' }).$type<{ x: number; y: number; width: number; height: number }>(),
     startedAt: text('started_at').notNull(),
     finishedAt: text('finished_at'),
   },

@@ -1,0 +1,23 @@
+import { Elysia } from 'elysia'
+import type { Runtime } from '../app.ts'
+import type { AppContext } from '../context.ts'
+import { AppError } from '../lib/errors.ts'
+import { assetResponse, findAsset } from './assets.ts'
+import type { DashboardState } from './gate.ts'
+import { authPages } from './pages/auth.tsx'
+import { jobsListPage } from './pages/jobs-list.tsx'
+
+/**
+ * The dashboard under `/_/` (PocketBase's convention): server-rendered pages, a few islands, and
+ * the embedded assets. The session gate and CSRF check run for every `/_/` path in the HTTP
+ * plugin, before any handler here.
+ */
+export const dashboardRoutes = (ctx: AppContext, runtime: Runtime & { dashboard: DashboardState }) =>
+  new Elysia({ name: 'dashboard' })
+    .get('/_/assets/*', ({ request, path }) => {
+      const asset = findAsset(path)
+      if (!asset) throw new AppError('NOT_FOUND', 'No such file (an old link after an upgrade?)')
+      return assetResponse(asset, request)
+    })
+    .use(authPages(ctx, runtime.dashboard))
+    .use(jobsListPage(ctx))

@@ -1,0 +1,14 @@
+// The dashboard's islands: each one wakes up on the elements that ask for it (data attributes),
+// so one small module serves every page. Bundled by scripts/build-dashboard.ts.
+import { startBuildLive } from './build-live.ts'
+import { startConfirm, startCopy } from './common.ts'
+import { startJsonInput } from './json-input.ts'
+import { startPreview } from './preview.ts'
+import { startReplay } from './replay.ts'
+
+startCopy()
+startConfirm()
+startBuildLive()
+startPreview()
+startReplay()
+startJsonInput()

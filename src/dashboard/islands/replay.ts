@@ -1,0 +1,2 @@
+// In progress: filled in with its page.
+export function startReplay(): void {}
