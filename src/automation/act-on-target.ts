@@ -1,7 +1,7 @@
 // Acting on a selector's element: re-found in a fresh snapshot on every attempt, never cached.
 import { DriverError } from '../agent/drivers/driver.ts'
 import type { Selector } from '../protocol/automation.ts'
-import type { ActionResult, ElementAction, UiElement } from '../protocol/elements.ts'
+import type { ActionResult, Bounds, ElementAction, UiElement } from '../protocol/elements.ts'
 import {
   currentWindow,
   fail,
@@ -86,6 +86,7 @@ export async function onTarget<T>(
       const found = options.fallback(snapshot.root, rendered)
       if (found) resolution = { status: 'found', element: found, fingerprint: -1 }
     }
+    if (resolution.status === 'found') noteTarget(ctx, resolution.element, snapshot.root, rendered, options)
     if (resolution.status === 'ambiguous') {
       const candidates = describeCandidates(snapshot.root, resolution.matches)
       const list = candidates.map((c) => c.text).join('; ')
@@ -126,6 +127,39 @@ export async function onTarget<T>(
     }
     if (!(await waitForChange(ctx, windowId, deadline))) throw problem
   }
+}
+
+/** Remembers the step's element for the replay's outline (see targetInScreenshot in runner.ts). */
+function noteTarget(
+  ctx: RunContext,
+  element: UiElement,
+  root: UiElement,
+  selector: Selector,
+  options: TargetOptions,
+): void {
+  const box = element.bounds
+  ctx.target = {
+    bounds: box,
+    inView: !!box && inView(box, root, 'whole'),
+    find: (later) => {
+      const again = resolveSelector(later, selector)
+      if (again.status === 'found') return again.element
+      return again.status === 'not-found' ? options.fallback?.(later, selector) : undefined
+    },
+  }
+}
+
+/**
+ * Whether a box (window pixels) is shown in the window: wholly, or at least in part. The visible
+ * area starts at 0,0 and has the root's size (the browser driver reports the root's box moved by
+ * the page's scrolling, so only its size is to be trusted). Without a root box, it is assumed shown.
+ */
+export function inView(box: Bounds, root: UiElement, how: 'whole' | 'part'): boolean {
+  const view = root.bounds
+  if (!view) return true
+  return how === 'whole'
+    ? box.x >= 0 && box.y >= 0 && box.x + box.width <= view.width && box.y + box.height <= view.height
+    : box.x < view.width && box.y < view.height && box.x + box.width > 0 && box.y + box.height > 0
 }
 
 /** Elements of the role the selector looks for: helps a person see what the window offered instead. */

@@ -10,7 +10,7 @@ import type {
   RunErrorCode,
   Selector,
 } from '../protocol/automation.ts'
-import type { WindowInfo } from '../protocol/elements.ts'
+import type { Bounds, UiElement, WindowInfo } from '../protocol/elements.ts'
 import { renderTemplate, TemplateError, type TemplateScope } from './templates.ts'
 import { PatternError } from './text-match.ts'
 
@@ -24,6 +24,17 @@ export interface RunContext {
   defaultStepTimeoutMs: number
   recheckMs: number
   signal?: AbortSignal
+  /** The element the current step acted on or read (the latest one found), for the replay's outline. */
+  target?: SeenTarget
+}
+
+export interface SeenTarget {
+  /** Its box in the snapshot it was found in (window pixels, as the driver's screenshots). */
+  bounds?: Bounds
+  /** Wholly inside the window's visible area then, so acting on it scrolled nothing. */
+  inView: boolean
+  /** Finds it again in a later snapshot (the same selector and fallback). */
+  find(root: UiElement): UiElement | undefined
 }
 
 /** Ends the current step (and the run) with a RunError. */

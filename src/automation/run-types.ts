@@ -1,6 +1,7 @@
 // What a run reports: per-step results through hooks (they become status events and the
 // replay), and one final result (it becomes the HTTP answer: 200, 207 or 502).
 import type { Outcome, RunError, RunStatus, StepStatus } from '../protocol/automation.ts'
+import type { Bounds } from '../protocol/elements.ts'
 
 export interface StepStarted {
   /** The step's name. */
@@ -19,6 +20,8 @@ export interface StepResult extends StepStarted {
   finishedAt: string
   /** JPEG of the window after the step; absent when none could be taken (no window yet, a native dialog). */
   screenshot?: Uint8Array
+  /** Where the element the step acted on or read is in the screenshot; absent when unknown or off screen. */
+  target?: Bounds
   error?: RunError
 }
 

@@ -12,6 +12,8 @@ import {
   type Scenario,
   type Step,
 } from '../protocol/automation.ts'
+import type { Bounds } from '../protocol/elements.ts'
+import { inView } from './act-on-target.ts'
 import { evaluateCondition } from './conditions.ts'
 import { currentWindow, type RunContext, scopeOf, toRunError } from './run-context.ts'
 import type { RunHooks, RunOptions, RunResult, StepResult, StepStarted } from './run-types.ts'
@@ -58,6 +60,7 @@ export async function runAutomation(
       startedAt: iso(now),
     }
     await notify(() => hooks.onStepStarted?.(started))
+    ctx.target = undefined
     let outcome: Awaited<ReturnType<typeof executeStep>> | undefined
     let error: RunError | undefined
     try {
@@ -77,6 +80,10 @@ export async function runAutomation(
     }
     if (error) result.error = error
     if (!result.screenshot) delete result.screenshot
+    else {
+      const target = await targetInScreenshot(ctx)
+      if (target) result.target = target
+    }
     steps.push(result)
     await notify(() => hooks.onStepFinished?.(result))
     if (error) {
@@ -196,6 +203,25 @@ async function screenshot(ctx: RunContext): Promise<Uint8Array | undefined> {
   if (!ctx.windowId) return undefined
   // Best effort: a native dialog freezes the page, and a missing picture must not fail the step.
   return ctx.driver.screenshot(ctx.windowId).catch(() => undefined)
+}
+
+/**
+ * The step's element in the screenshot just taken. Drivers give bounds and screenshots in the same
+ * pixels (the browser's device pixels, scrolled viewport; checked at device scale factors 1 and 2),
+ * so an element that was wholly in view is where it was found. Acting on one that was not scrolled
+ * it into view: one more look finds where it is now; none when it is gone or off screen.
+ */
+async function targetInScreenshot(ctx: RunContext): Promise<Bounds | undefined> {
+  const seen = ctx.target
+  if (!seen?.bounds || !ctx.windowId) return undefined
+  if (seen.inView) return seen.bounds
+  try {
+    const snapshot = await ctx.driver.snapshot(ctx.windowId)
+    const box = seen.find(snapshot.root)?.bounds
+    return box && box.width > 0 && box.height > 0 && inView(box, snapshot.root, 'part') ? box : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** A hook that throws (e.g. a dropped event socket) must not change the run's course. */

@@ -3,6 +3,7 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { Automation, Outcome, RunError, RunStatus, StepStatus } from './automation.ts'
+import { Bounds } from './elements.ts'
 
 /** Bumped on any incompatible change; a mismatch closes the socket with CLOSE.PROTOCOL. */
 export const PROTOCOL_VERSION = 1
@@ -34,6 +35,11 @@ export const StepRecord = Type.Object({
   finishedAt: Type.Optional(Type.String()),
   /** JPEG of the window after the step, base64. */
   screenshot: Type.Optional(Type.String()),
+  /**
+   * Where the element the step acted on or read is in that screenshot (its pixels), for the
+   * replay's outline. Optional: agents older than it send none.
+   */
+  target: Type.Optional(Bounds),
 })
 export type StepRecord = Static<typeof StepRecord>
 

@@ -90,6 +90,33 @@ function saveScreenshot(ctx: AppContext, executionId: string, name: string, base
     .catch((err) => ctx.log.error({ err, jobExecutionId: executionId }, 'could not save a step screenshot'))
 }
 
+/**
+ * The file of a step's screenshot, or a NOT_FOUND naming why there is none. The row is written
+ * before the file, and a file may have been removed by hand (or by retention): a 404, not a 500.
+ */
+export async function stepScreenshotFile(
+  ctx: AppContext,
+  exec: Pick<ExecutionRow, 'id' | 'seq'>,
+  n: string,
+  runName: string,
+): Promise<Bun.BunFile> {
+  const step = /^[1-9]\d{0,5}$/.test(n)
+    ? ctx.db
+        .select({ screenshot: executionSteps.screenshot })
+        .from(executionSteps)
+        .where(and(eq(executionSteps.executionSeq, exec.seq), eq(executionSteps.executionOrder, Number(n))))
+        .get()
+    : undefined
+  if (!step?.screenshot) throw new AppError('NOT_FOUND', `${runName} has no screenshot for step ${n}`)
+  const file = Bun.file(join(ctx.config.dataDir, 'screenshots', exec.id, step.screenshot))
+  if (!(await file.exists()))
+    throw new AppError(
+      'NOT_FOUND',
+      `The screenshot of step ${n} of ${runName} is not on disk (not written yet, or removed)`,
+    )
+  return file
+}
+
 /** Marks an execution written already claimed (see acceptExecution) as running, with its event. */
 export function claimInserted(ctx: AppContext, row: ExecutionRow): void {
   ctx.db
@@ -133,6 +160,7 @@ export function recordStep(
     result: step.result ?? null,
     error: (step.error as Record<string, unknown> | undefined) ?? null,
     screenshot,
+    target: step.target ?? null,
     startedAt: step.startedAt,
     finishedAt: step.finishedAt ?? null,
   }
