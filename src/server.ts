@@ -15,6 +15,7 @@ import { AgentHub } from './runtime/agent-hub/index.ts'
 import { BuildWorker } from './runtime/build-worker/index.ts'
 import { startDbWatcher } from './runtime/db-watcher.ts'
 import { ExecutionWaiters } from './runtime/execution-waiters.ts'
+import { startRetention } from './runtime/retention.ts'
 import { Scheduler } from './runtime/scheduler/index.ts'
 import { type DelivererOptions, WebhookDeliverer } from './runtime/webhook-deliverer.ts'
 
@@ -69,6 +70,7 @@ export async function startServer(
   scheduler.start()
   const builds = new BuildWorker(ctx, hub, buildAutomation)
   builds.start()
+  const retention = startRetention(ctx)
   const dashboard = createDashboardState(countUsers(ctx) === 0)
   const app = createApp(ctx, { hub, scheduler, waiters, dashboard }).listen({
     port: config.port,
@@ -98,6 +100,7 @@ export async function startServer(
       // Running executions stay `running`: their agents report to the next start (journal).
       await scheduler.stop()
       await builds.stop()
+      await retention.stop()
       // Held synchronous calls get their 202 now rather than a cut connection.
       waiters.releaseAll()
       // Agent sockets never end by themselves: close them so the drain can finish.

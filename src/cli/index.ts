@@ -5,6 +5,7 @@ import { registerDesktops } from './desktops.ts'
 import { registerJobs } from './jobs.ts'
 import { registerKeys } from './keys.ts'
 import { registerServe } from './serve.ts'
+import { registerUsers } from './users.ts'
 import { registerWebhooks } from './webhooks.ts'
 
 export function buildCli(): Command {
@@ -20,5 +21,6 @@ export function buildCli(): Command {
   registerDesktops(program)
   registerAgent(program)
   registerWebhooks(program)
+  registerUsers(program)
   return program
 }

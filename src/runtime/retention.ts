@@ -1,0 +1,199 @@
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { AppContext } from '../context.ts'
+import { getRetention, type RetentionReport, recordRetentionRun } from '../modules/retention/service.ts'
+import {
+  clearScreenshots,
+  deleteRuns,
+  type ExpiredRun,
+  expiredRuns,
+  firstActiveSeq,
+  lastSeqQueuedBefore,
+  runsWithExpiredScreenshots,
+} from '../modules/retention/sweep.ts'
+
+export interface RetentionOptions {
+  intervalMs: number
+  /** The first pass, shortly after start (not at once: start-up recovery and first calls go first). */
+  firstRunDelayMs: number
+  /** Runs per transaction. */
+  batchSize: number
+}
+
+export const RETENTION_TASK_DEFAULTS: RetentionOptions = {
+  intervalMs: 60 * 60 * 1000,
+  firstRunDelayMs: 30_000,
+  batchSize: 200,
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000
+/** Each statement looks at most this many `seq` values per batch row wanted. */
+const WINDOW_PER_ROW = 5
+/**
+ * The screenshot scan resumes past runs it has seen, but not right up to the cutoff: a run accepted
+ * before it may still be finishing (its age counts from its end). A day covers any job's timeout.
+ */
+const CURSOR_SLACK_MS = DAY_MS
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/** Run ids are UUIDs; anything else never names a folder to remove. */
+const SAFE_FOLDER = /^[A-Za-z0-9-]{1,64}$/
+
+/** The running task of each server, so the settings page can ask for a pass after a change. */
+const tasks = new WeakMap<AppContext, RetentionTask>()
+export const retentionTaskFor = (ctx: AppContext) => tasks.get(ctx)
+
+/**
+ * Removes step screenshots and finished runs past the retention the settings page sets: hourly,
+ * and once shortly after start. Works in small batches (one short transaction each, the event loop
+ * free in between) so calls never wait behind it. Queued and running executions are never touched.
+ * Files go before rows, so a pass cut short leaves rows that the next pass finds and finishes.
+ */
+export class RetentionTask {
+  readonly #ctx: AppContext
+  readonly #opts: RetentionOptions
+  #timer: ReturnType<typeof setTimeout> | undefined
+  #stopped = false
+  /** Passes run one after another, never two at once. */
+  #chain: Promise<unknown> = Promise.resolve()
+  /** Runs at or below this `seq` have been looked at for screenshots (in memory: a restart rescans). */
+  #screenshotCursor = 0
+
+  constructor(ctx: AppContext, options: Partial<RetentionOptions> = {}) {
+    this.#ctx = ctx
+    this.#opts = { ...RETENTION_TASK_DEFAULTS, ...options }
+  }
+
+  start(): void {
+    tasks.set(this.#ctx, this)
+    this.#schedule(this.#opts.firstRunDelayMs)
+  }
+
+  /** A pass now (after the one running, if any): the policy changed or an admin asked. */
+  runSoon(): void {
+    this.#schedule(0)
+  }
+
+  /** One pass; never rejects (a failure is in the report and the log). */
+  runOnce(): Promise<RetentionReport> {
+    const pass = this.#chain.then(() => this.#pass())
+    this.#chain = pass.catch(() => {})
+    return pass
+  }
+
+  /** Stops between batches and waits for the pass in progress. */
+  async stop(): Promise<void> {
+    this.#stopped = true
+    clearTimeout(this.#timer)
+    if (tasks.get(this.#ctx) === this) tasks.delete(this.#ctx)
+    await this.#chain
+  }
+
+  #schedule(delayMs: number): void {
+    if (this.#stopped) return
+    clearTimeout(this.#timer)
+    this.#timer = setTimeout(async () => {
+      this.#timer = undefined
+      await this.runOnce()
+      if (this.#timer === undefined) this.#schedule(this.#opts.intervalMs)
+    }, delayMs)
+    // Never the reason a process stays alive.
+    this.#timer.unref()
+  }
+
+  async #pass(): Promise<RetentionReport> {
+    const { log, clock } = this.#ctx
+    const policy = getRetention(this.#ctx)
+    const now = clock.now().getTime()
+    const report: RetentionReport = {
+      startedAt: new Date(now).toISOString(),
+      finishedAt: '',
+      screenshots: 0,
+      runs: 0,
+      batches: 0,
+      policy,
+    }
+    try {
+      await this.#removeRuns(new Date(now - policy.runDays * DAY_MS).toISOString(), report)
+      await this.#removeScreenshots(now - policy.screenshotDays * DAY_MS, report)
+    } catch (err) {
+      report.error = err instanceof Error ? err.message : String(err)
+      log.error({ err }, 'retention pass failed; the next pass tries again')
+    }
+    report.finishedAt = clock.now().toISOString()
+    try {
+      recordRetentionRun(this.#ctx, report)
+    } catch (err) {
+      log.error({ err }, 'could not record the retention pass')
+    }
+    if (report.runs || report.screenshots)
+      log.info(
+        { runs: report.runs, screenshots: report.screenshots, batches: report.batches },
+        'retention: removed old runs and screenshots',
+      )
+    return report
+  }
+
+  async #removeRuns(cutoff: string, report: RetentionReport): Promise<void> {
+    const { db } = this.#ctx
+    const upTo = lastSeqQueuedBefore(db, cutoff)
+    for await (const runs of this.#batches(0, upTo, (after, to, n) =>
+      expiredRuns(db, after, to, cutoff, n),
+    )) {
+      await this.#removeFolders(runs)
+      report.runs += deleteRuns(db, runs)
+      report.batches++
+    }
+  }
+
+  async #removeScreenshots(cutoffMs: number, report: RetentionReport): Promise<void> {
+    const { db } = this.#ctx
+    const cutoff = new Date(cutoffMs).toISOString()
+    const upTo = lastSeqQueuedBefore(db, cutoff)
+    const select = (after: number, to: number, n: number) =>
+      runsWithExpiredScreenshots(db, after, to, cutoff, n)
+    for await (const runs of this.#batches(this.#screenshotCursor, upTo, select)) {
+      await this.#removeFolders(runs)
+      report.screenshots += clearScreenshots(db, runs)
+      report.batches++
+    }
+    if (this.#stopped) return
+    const settled = lastSeqQueuedBefore(db, new Date(cutoffMs - CURSOR_SLACK_MS).toISOString())
+    const active = firstActiveSeq(db)
+    const next = Math.min(settled, active === undefined ? settled : active - 1)
+    this.#screenshotCursor = Math.max(this.#screenshotCursor, next)
+  }
+
+  /** Batches of at most batchSize runs in `(from, upTo]`, each statement over a bounded window. */
+  async *#batches(
+    from: number,
+    upTo: number,
+    select: (after: number, to: number, limit: number) => ExpiredRun[],
+  ): AsyncGenerator<ExpiredRun[]> {
+    const { batchSize } = this.#opts
+    let after = from
+    while (after < upTo && !this.#stopped) {
+      const to = Math.min(after + batchSize * WINDOW_PER_ROW, upTo)
+      const runs = select(after, to, batchSize)
+      if (runs.length) yield runs
+      after = runs.length === batchSize ? runs.at(-1)!.seq : to
+      await yieldToEventLoop()
+    }
+  }
+
+  async #removeFolders(runs: ExpiredRun[]): Promise<void> {
+    const root = join(this.#ctx.config.dataDir, 'screenshots')
+    await Promise.all(
+      runs
+        .filter((r) => SAFE_FOLDER.test(r.id))
+        .map((r) => rm(join(root, r.id), { recursive: true, force: true })),
+    )
+  }
+}
+
+export function startRetention(ctx: AppContext, options: Partial<RetentionOptions> = {}): RetentionTask {
+  const task = new RetentionTask(ctx, options)
+  task.start()
+  return task
+}
