@@ -10,12 +10,16 @@ import type { StorageState } from './runtime/storage-guard.ts'
 export interface AppEvents {
   'build.queued': [buildId: string]
   'build.answered': [buildId: string]
+  /** A build's row changed here (status, progress, question, outcome): live build pages re-read it. */
+  'build.changed': [buildId: string]
   /** A job was created or changed by this process (teach, promote, new version). */
   'jobs.changed': [jobId: string]
   /** A desktop's credential was revoked here (the CLI's revocations arrive as db.external-change). */
   'desktop.revoked': [desktopId: string]
   'desktop.online': [desktopId: string]
   'desktop.offline': [desktopId: string]
+  /** A live-preview frame from this desktop's agent arrived (the hub keeps only the latest). */
+  'desktop.preview': [desktopId: string]
   /** An agent reported a run that nobody in this process was waiting for (e.g. from its journal). */
   'agent.run-result': [
     desktopId: string,

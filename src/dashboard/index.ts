@@ -4,8 +4,15 @@ import type { AppContext } from '../context.ts'
 import { AppError } from '../lib/errors.ts'
 import { assetResponse, findAsset } from './assets.ts'
 import type { DashboardState } from './gate.ts'
+import { apiDocsPage } from './pages/api-docs.tsx'
 import { authPages } from './pages/auth.tsx'
+import { buildPage } from './pages/build.tsx'
+import { createJobPage } from './pages/create-job.tsx'
+import { desktopsPage } from './pages/desktops.tsx'
+import { jobPage } from './pages/job.tsx'
 import { jobsListPage } from './pages/jobs-list.tsx'
+import { runsPages } from './pages/runs.tsx'
+import { settingsPages } from './pages/settings/index.tsx'
 
 /**
  * The dashboard under `/_/` (PocketBase's convention): server-rendered pages, a few islands, and
@@ -21,3 +28,10 @@ export const dashboardRoutes = (ctx: AppContext, runtime: Runtime & { dashboard:
     })
     .use(authPages(ctx, runtime.dashboard))
     .use(jobsListPage(ctx))
+    .use(createJobPage(ctx))
+    .use(jobPage(ctx))
+    .use(buildPage(ctx))
+    .use(desktopsPage(ctx, runtime.hub))
+    .use(apiDocsPage(ctx))
+    .use(runsPages(ctx))
+    .use(settingsPages(ctx))

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { eventually } from '../helpers/cli.ts'
+import { launchBrowser } from '../helpers/dashboard.ts'
 import { rawRequest } from '../helpers/raw-http.ts'
 import { tempDir } from '../helpers/temp-dir.ts'
 
@@ -104,6 +105,35 @@ test('the compiled binary serves, teaches, lists, documents and stops cleanly', 
     )
   }, 20_000)
   expect(online).toMatchObject({ platform: 'linux', driver: 'browser' })
+
+  // The dashboard is in the binary too: its assets are embedded (no source tree beside it).
+  while (!/\/_\/setup\?token=/.test(out)) {
+    const { value, done } = await reader.read()
+    if (done) break
+    out += new TextDecoder().decode(value)
+  }
+  const setupUrl = /(http:\/\/\S+\/_\/setup\?token=[\w-]+)/.exec(out)?.[1]
+  expect(setupUrl).toBeDefined()
+  const browser = await launchBrowser()
+  try {
+    const page = await browser.newPage()
+    await page.goto(setupUrl!)
+    await page.getByLabel('Workspace name').fill('Smoke')
+    await page.getByLabel('Your email').fill('it@example.com')
+    await page.getByLabel(/^Password/).fill('binary-smoke-password')
+    await page.getByRole('button', { name: 'Create the workspace' }).click()
+    await page.getByRole('heading', { name: 'Jobs' }).waitFor()
+    expect(await page.getByText(`${url}/customers`).count()).toBeGreaterThan(0)
+    // The embedded stylesheet applied (the header's colour comes from it).
+    expect(await page.locator('header.top').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(
+      'rgb(20, 37, 61)',
+    )
+    await page.goto(`${url}/_/desktops`)
+    await page.getByText('smoke-desktop').first().waitFor()
+  } finally {
+    await browser.close()
+  }
+
   agent.kill('SIGTERM')
   expect(await agent.exited).toBe(0)
 
@@ -117,4 +147,4 @@ test('the compiled binary serves, teaches, lists, documents and stops cleanly', 
   }
   expect(out).toContain('"msg":"stopped"')
   expect(out.replace(initialKey!, '')).not.toContain(key)
-}, 60_000)
+}, 90_000)

@@ -1,5 +1,6 @@
 // The dashboard's islands: each one wakes up on the elements that ask for it (data attributes),
 // so one small module serves every page. Bundled by scripts/build-dashboard.ts.
+import { startApiDocs } from './api-docs.ts'
 import { startBuildLive } from './build-live.ts'
 import { startConfirm, startCopy } from './common.ts'
 import { startJsonInput } from './json-input.ts'
@@ -12,3 +13,4 @@ startBuildLive()
 startPreview()
 startReplay()
 startJsonInput()
+startApiDocs()

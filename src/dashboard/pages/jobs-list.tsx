@@ -121,7 +121,7 @@ export function JobsPage(props: {
                 <dl class="facts">
                   <div>
                     <dt>Stability</dt>
-                    <dd>{Math.round(job.stabilityScore * 100)}%</dd>
+                    <dd>{Math.round(job.stabilityScore)}%</dd>
                   </div>
                   <div>
                     <dt>Scenarios</dt>

@@ -34,6 +34,7 @@ export function requeueInterruptedBuilds(ctx: AppContext): number {
 
 export function setBuildDesktop(ctx: AppContext, buildId: string, desktopId: string): void {
   ctx.db.update(builds).set({ desktop: desktopId }).where(eq(builds.id, buildId)).run()
+  ctx.events.emit('build.changed', buildId)
 }
 
 /** The job's current draft automation (what a new sample extends), if any. */

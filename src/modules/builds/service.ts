@@ -80,7 +80,20 @@ export function getBuild(ctx: AppContext, id: string): Build {
   return build
 }
 
+/** Writes a change to a build and tells live build pages (`build.changed`). */
 function update(
+  ctx: AppContext,
+  build: Build,
+  patch: Partial<Build>,
+  progress?: Omit<BuildProgressEntry, 'at'>,
+): Build {
+  const next = write(ctx, build, patch, progress)
+  ctx.events.emit('build.changed', build.id)
+  return next
+}
+
+/** `update` without the event, for a caller's transaction: it emits once that has committed. */
+function write(
   ctx: AppContext,
   build: Build,
   patch: Partial<Build>,
@@ -146,7 +159,7 @@ export function answerQuestion(ctx: AppContext, id: string, body: AnswerBody): B
       ]
       rememberAnswer(ctx, build, q, answer, now)
       const shown = Array.isArray(answer) ? answer.join(', ') : answer
-      return update(
+      return write(
         ctx,
         build,
         { status: 'exploring', question: null, answers },
@@ -155,6 +168,7 @@ export function answerQuestion(ctx: AppContext, id: string, body: AnswerBody): B
     },
     { behavior: 'immediate' },
   )
+  ctx.events.emit('build.changed', id)
   ctx.events.emit('build.answered', id)
   return result
 }

@@ -166,6 +166,35 @@ export function demoteJob(ctx: AppContext, method: string, path: string): Job {
   return updateMode(ctx, requireJob(ctx, method, path), 'learning', null)
 }
 
+/**
+ * "Roll back to version N": that version becomes what live calls run, and the job is live. The
+ * draft (what the next teaching call extends) stays the newest build.
+ */
+export function rollbackJob(ctx: AppContext, jobId: string, version: number): Job {
+  const job = getJob(ctx, jobId)
+  if (!job) throw new AppError('JOB_NOT_FOUND', `No job with id ${jobId}`)
+  if (!Number.isInteger(version) || version < 1)
+    throw new AppError('INVALID_REQUEST', `A version is a whole number from 1; got ${String(version)}`, {
+      field: 'version',
+    })
+  const versions = ctx.db
+    .select({ v: jobVersions.version })
+    .from(jobVersions)
+    .where(eq(jobVersions.jobId, job.id))
+    .orderBy(jobVersions.version)
+    .all()
+    .map((r) => r.v)
+  if (!versions.includes(version))
+    throw new AppError(
+      'NOT_FOUND',
+      versions.length
+        ? `${job.method} ${job.path} has no version ${version}; its versions are ${versions.join(', ')}`
+        : `${job.method} ${job.path} has no versions yet: teach it until a build succeeds`,
+      { field: 'version' },
+    )
+  return updateMode(ctx, job, 'live', version)
+}
+
 function updateMode(ctx: AppContext, job: Job, mode: JobMode, liveVersion: number | null): Job {
   const updatedAt = ctx.clock.now().toISOString()
   const set = liveVersion === null ? { mode, updatedAt } : { mode, liveVersion, updatedAt }

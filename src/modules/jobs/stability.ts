@@ -4,14 +4,30 @@ import { executions, jobs, samples } from '../../db/schema/index.ts'
 import { stabilityScore } from '../../lib/stability-score.ts'
 
 /** Live results weigh in through the pass rate; only the most recent ones, so a fix shows quickly. */
-const LIVE_WINDOW = 50
+export const LIVE_WINDOW = 50
+
+export interface StabilityBreakdown {
+  /** Samples taught, and how many of them pass. */
+  samples: number
+  passing: number
+  /** Scenarios with at least one passing sample (S). */
+  scenariosPassing: number
+  /** The recent live results counted (at most LIVE_WINDOW) and how many of them succeeded. */
+  liveResults: number
+  liveOk: number
+  /** (passing + liveOk) / (samples + liveResults). */
+  passRate: number
+  /** The score from the samples alone (lib/stability-score.ts). */
+  base: number
+  score: number
+}
 
 /**
- * Recomputes and stores a job's stability score from its samples (N passing, S scenarios with a
- * passing sample) and its recent live results (succeeded or partial pass; failed or timed out
- * don't). Called after every build and every finished live run.
+ * How a job's stability score comes about: its samples (N passing, S scenarios with a passing
+ * sample) and its recent live results (succeeded or partial pass; failed or timed out don't).
+ * The dashboard shows these numbers beside the score.
  */
-export function recomputeStability(ctx: AppContext, jobId: string): number {
+export function stabilityBreakdown(ctx: AppContext, jobId: string): StabilityBreakdown {
   const s = ctx.db
     .select({
       total: sql<number>`count(*)`,
@@ -36,7 +52,21 @@ export function recomputeStability(ctx: AppContext, jobId: string): number {
   const liveOk = live.filter((r) => r.status === 'succeeded' || r.status === 'partial').length
   const passRate = (s.passing + liveOk) / Math.max(1, s.total + live.length)
   const base = stabilityScore({ passing: s.passing, total: s.passing, scenariosPassing: s.scenarios })
-  const score = Math.round(base * passRate * 100) / 100
+  return {
+    samples: s.total,
+    passing: s.passing,
+    scenariosPassing: s.scenarios,
+    liveResults: live.length,
+    liveOk,
+    passRate,
+    base,
+    score: Math.round(base * passRate * 100) / 100,
+  }
+}
+
+/** Recomputes and stores a job's stability score. Called after every build and every finished live run. */
+export function recomputeStability(ctx: AppContext, jobId: string): number {
+  const { score } = stabilityBreakdown(ctx, jobId)
   ctx.db.update(jobs).set({ stabilityScore: score }).where(eq(jobs.id, jobId)).run()
   return score
 }

@@ -100,7 +100,10 @@ export class AgentHub {
     }
     if (data instanceof Uint8Array || data instanceof ArrayBuffer) {
       const frame = decodePreviewFrame(data instanceof ArrayBuffer ? new Uint8Array(data) : data)
-      if (frame && session.desktopId) session.preview = { ...frame, at: Date.now() }
+      if (frame && session.desktopId) {
+        session.preview = { ...frame, at: Date.now() }
+        this.ctx.events.emit('desktop.preview', session.desktopId)
+      }
       return
     }
     const decoded = decodeMessage(AgentMessage, data)
@@ -205,6 +208,11 @@ export class AgentHub {
   /** The run the desktop's agent says it is in the middle of (from its hello or heartbeat). */
   busyRunOf(desktopId: string): string | undefined {
     return this.#sessions.get(desktopId)?.busyRunId
+  }
+
+  /** The build holding the desktop (see reserve), if any. */
+  heldBy(desktopId: string): string | undefined {
+    return this.#sessions.get(desktopId)?.reservedBy
   }
 
   isOnline(desktopId: string): boolean {

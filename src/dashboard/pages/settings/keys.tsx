@@ -1,0 +1,180 @@
+import { Elysia } from 'elysia'
+import type { AppContext } from '../../../context.ts'
+import { AppError } from '../../../lib/errors.ts'
+import {
+  type CreatedKey,
+  createKey,
+  type KeyInfo,
+  listKeys,
+  revokeKey,
+} from '../../../modules/keys/service.ts'
+import type { SignedIn } from '../../../modules/users/sessions.ts'
+import { htmlResponse, redirect } from '../../http.ts'
+import { Csrf } from '../../ui/layout.tsx'
+import { Badge, Copyable, Empty, Notice, Time } from '../../ui/parts.tsx'
+import { adminOf, formOf, SettingsPage } from './shell.tsx'
+
+function KeysTable({ keys, signedIn }: { keys: KeyInfo[]; signedIn: SignedIn }) {
+  if (keys.length === 0) return <Empty>No API keys yet. Create one below.</Empty>
+  return (
+    <div class="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Key</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Status</th>
+            <th scope="col">Action</th>
+          </tr>
+        </thead>
+        <tbody>
+          {[...keys].reverse().map((k) => (
+            <tr key={k.id}>
+              <td class="wrap">{k.name}</td>
+              <td>
+                <code>{k.prefix}…</code>
+              </td>
+              <td>
+                <Time at={k.createdAt} />
+              </td>
+              <td>{k.lastUsedAt ? <Time at={k.lastUsedAt} /> : <span class="muted">never</span>}</td>
+              <td>
+                {k.revokedAt ? (
+                  <>
+                    <Badge value="revoked" /> <Time at={k.revokedAt} />
+                  </>
+                ) : (
+                  <Badge value="active" />
+                )}
+              </td>
+              <td>
+                {!k.revokedAt && (
+                  <form
+                    method="post"
+                    action={`/_/settings/keys/${encodeURIComponent(k.id)}/revoke`}
+                    data-confirm={`Revoke the key “${k.name}” (${k.prefix}…)? Calls that send it are refused at once.`}
+                  >
+                    <Csrf signedIn={signedIn} />
+                    <button type="submit" class="danger" aria-label={`Revoke key ${k.name} (${k.prefix}…)`}>
+                      Revoke
+                    </button>
+                  </form>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+function KeysPage(props: {
+  ctx: AppContext
+  signedIn: SignedIn
+  keys: KeyInfo[]
+  name?: string
+  error?: string
+  done?: string
+}) {
+  return (
+    <SettingsPage
+      ctx={props.ctx}
+      signedIn={props.signedIn}
+      tab="keys"
+      title="API keys"
+      sub="Callers send a key in the x-api-key header. deskhook keeps only a hash: a key is shown in full once, when it is created."
+      done={props.done}
+    >
+      <KeysTable keys={props.keys} signedIn={props.signedIn} />
+      <section class="card" aria-labelledby="new-key">
+        <h2 id="new-key">Create a key</h2>
+        <form method="post" action="/_/settings/keys" class="stack">
+          <Csrf signedIn={props.signedIn} />
+          {props.error && (
+            <Notice kind="error">
+              <p>{props.error}</p>
+            </Notice>
+          )}
+          <label>
+            Name <span class="muted small">(who or what uses it, e.g. “ERP integration”)</span>
+            <input name="name" required maxLength={100} autocomplete="off" value={props.name ?? ''} />
+          </label>
+          <div>
+            <button type="submit">Create the key</button>
+          </div>
+        </form>
+      </section>
+    </SettingsPage>
+  )
+}
+
+/** The one page that ever shows a key in full (the response is no-store like every page). */
+function KeyCreatedPage({
+  ctx,
+  signedIn,
+  created,
+}: {
+  ctx: AppContext
+  signedIn: SignedIn
+  created: CreatedKey
+}) {
+  return (
+    <SettingsPage ctx={ctx} signedIn={signedIn} tab="keys" title="API key created">
+      <section class="card stack" aria-label="The new key">
+        <Notice kind="info">
+          <p>
+            <strong>Copy the key now: it will not be shown again.</strong> deskhook keeps only a hash of it.
+            If it is lost, create another and revoke this one.
+          </p>
+        </Notice>
+        <p>
+          Key “{created.name}” (<code>{created.prefix}…</code>):
+        </p>
+        <Copyable text={created.key} label="the new API key" />
+        <p class="small muted">
+          Send it in the <code>x-api-key</code> header of every call.
+        </p>
+        <p>
+          <a href="/_/settings/keys">Back to the API keys</a> · <a href="/_/">Jobs</a>
+        </p>
+      </section>
+    </SettingsPage>
+  )
+}
+
+export const settingsKeysPages = (ctx: AppContext) =>
+  new Elysia({ name: 'dashboard.settings.keys' })
+    .get('/_/settings/keys', ({ request, query }) => {
+      const signedIn = adminOf(request)
+      const keys = listKeys(ctx)
+      const revoked = typeof query.revoked === 'string' ? keys.find((k) => k.id === query.revoked) : undefined
+      const done = revoked?.revokedAt ? `Revoked the key “${revoked.name}” (${revoked.prefix}…).` : undefined
+      return htmlResponse(<KeysPage ctx={ctx} signedIn={signedIn} keys={keys} done={done} />)
+    })
+    .post('/_/settings/keys', ({ request, body }) => {
+      const signedIn = adminOf(request)
+      const name = formOf(body).name ?? ''
+      let created: CreatedKey
+      try {
+        created = createKey(ctx, name)
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status !== 400) throw error
+        return htmlResponse(
+          <KeysPage ctx={ctx} signedIn={signedIn} keys={listKeys(ctx)} name={name} error={error.message} />,
+          { status: 400 },
+        )
+      }
+      // The id and prefix only: the key itself is never logged.
+      ctx.log.info({ keyId: created.id, prefix: created.prefix, userId: signedIn.user.id }, 'API key created')
+      return htmlResponse(<KeyCreatedPage ctx={ctx} signedIn={signedIn} created={created} />)
+    })
+    .post('/_/settings/keys/:id/revoke', ({ request, params }) => {
+      const signedIn = adminOf(request)
+      if (!listKeys(ctx).some((k) => k.id === params.id)) throw new AppError('NOT_FOUND', 'No such API key')
+      const key = revokeKey(ctx, params.id)
+      ctx.log.info({ keyId: key.id, prefix: key.prefix, userId: signedIn.user.id }, 'API key revoked')
+      return redirect(`/_/settings/keys?revoked=${encodeURIComponent(key.id)}`)
+    })
