@@ -1,3 +1,5 @@
+import { mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { type Browser, chromium } from 'playwright-core'
 import { defaultExecutablePath, QUIET_BROWSER_FLAGS } from '../../src/agent/drivers/browser/launch-browser.ts'
 import { createUser } from '../../src/modules/users/service.ts'
@@ -119,4 +121,34 @@ export async function signInPage(
   await page.getByLabel('Password').fill(person.password)
   await page.getByRole('button', { name: 'Sign in' }).click()
   await page.getByRole('heading', { name: 'Jobs' }).waitFor()
+}
+
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
+
+/**
+ * axe-core's serious and critical findings on the page as it is. Evaluated over the DevTools
+ * protocol, which the page's CSP does not govern, so the strict CSP stays on during the check.
+ */
+export async function seriousViolations(page: import('playwright-core').Page): Promise<string[]> {
+  await page.evaluate(axeSource)
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>
+        }
+      }
+    ).axe
+    return (await axe.run()).violations
+  })
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+}
+
+/** Where page screenshots are kept as test artefacts (DESKHOOK_SCREENSHOTS, else test-artifacts/). */
+export function screenshotDir(): string {
+  const dir = process.env.DESKHOOK_SCREENSHOTS ?? join(import.meta.dir, '../../test-artifacts/dashboard')
+  mkdirSync(dir, { recursive: true })
+  return dir
 }
