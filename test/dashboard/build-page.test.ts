@@ -1,9 +1,7 @@
 import { Database } from 'bun:sqlite'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { EventEmitter } from 'node:events'
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Page } from 'playwright-core'
 import { buildEventStream } from '../../src/dashboard/pages/build-events.ts'
 import { DB_FILE } from '../../src/db/client.ts'
 import { completeBuild, failBuild } from '../../src/modules/builds/lifecycle.ts'
@@ -11,7 +9,13 @@ import { askQuestion, getBuild, recordProgress } from '../../src/modules/builds/
 import { deleteJob } from '../../src/modules/jobs/remove.ts'
 import { setJobSecret } from '../../src/modules/secrets/service.ts'
 import type { Question } from '../../src/protocol/questions.ts'
-import { type DashboardClient, launchBrowser, signIn, signInPage } from '../helpers/dashboard.ts'
+import {
+  type DashboardClient,
+  launchBrowser,
+  seriousViolations,
+  signIn,
+  signInPage,
+} from '../helpers/dashboard.ts'
 import { startTestServer, type TestServer, teachBody } from '../helpers/test-server.ts'
 
 let server: TestServer
@@ -495,26 +499,6 @@ describe('live updates (server-sent events)', () => {
     await reader.cancel()
   })
 })
-
-const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
-
-/** axe-core's serious and critical findings on the page as it is (evaluated over CDP, not subject to the CSP). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource)
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>
-        }
-      }
-    ).axe
-    return (await axe.run()).violations
-  })
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-}
 
 describe('in the browser', () => {
   test('progress appears live, a question makes the page show its form, and answering it works', async () => {

@@ -11,7 +11,7 @@ import { addJobVersion, promoteJob } from '../../src/modules/jobs/service.ts'
 import { setJobSecret } from '../../src/modules/secrets/service.ts'
 import type { Bounds } from '../../src/protocol/elements.ts'
 import { type AgentProcess, startAgent } from '../helpers/agent-process.ts'
-import { type DashboardClient, launchBrowser, signIn } from '../helpers/dashboard.ts'
+import { type DashboardClient, launchBrowser, seriousViolations, signIn } from '../helpers/dashboard.ts'
 import { startTestServer, type TestServer } from '../helpers/test-server.ts'
 
 const PASSWORD = 'hunter2-Pa55word'
@@ -516,19 +516,6 @@ async function waitForShot(page: Page, n: number): Promise<void> {
 const selectedStep = (page: Page) =>
   page.evaluate(() => document.querySelector('.timeline a[aria-current="step"]')?.getAttribute('data-step'))
 
-/** Serious or critical axe-core findings on the page. */
-async function seriousA11yProblems(page: Page): Promise<string[]> {
-  await page.evaluate(await Bun.file(require.resolve('axe-core/axe.min.js')).text())
-  const found = await page.evaluate(async () => {
-    type Violation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Violation[] }> } }).axe
-    return (await axe.run()).violations
-  })
-  return found
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`)
-}
-
 describe('replay in Chromium', () => {
   test('← and → move through the steps; the screenshot loads with the outline over the element, at any size', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
@@ -594,7 +581,7 @@ describe('replay in Chromium', () => {
       )
       expectOutlineOnElement(await outlineOf(page, 12))
 
-      expect(await seriousA11yProblems(page)).toEqual([])
+      expect(await seriousViolations(page)).toEqual([])
       expect(cspErrors).toEqual([])
     } finally {
       await context.close()
@@ -616,7 +603,7 @@ describe('replay in Chromium', () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
       await page.goto(`${s.url}/_/runs`)
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
-      expect(await seriousA11yProblems(page)).toEqual([])
+      expect(await seriousViolations(page)).toEqual([])
     } finally {
       await context.close()
     }

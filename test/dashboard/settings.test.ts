@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { loadConfig } from '../../src/config/index.ts'
 import { type AppContext, createContext } from '../../src/context.ts'
 import { DB_FILE, openDatabase } from '../../src/db/client.ts'
@@ -22,7 +22,13 @@ import { getRetention, lastRetentionRun, setRetention } from '../../src/modules/
 import { getWebhookSecret, signingSecrets } from '../../src/modules/webhooks/signing.ts'
 import { RetentionTask } from '../../src/runtime/retention.ts'
 import { eventually } from '../helpers/cli.ts'
-import { type DashboardClient, launchBrowser, signIn, signInPage } from '../helpers/dashboard.ts'
+import {
+  type DashboardClient,
+  launchBrowser,
+  seriousViolations,
+  signIn,
+  signInPage,
+} from '../helpers/dashboard.ts'
 import { FakeRunner, TINY_JPEG } from '../helpers/fake-runner.ts'
 import { liveJob } from '../helpers/live-job.ts'
 import { tempDir } from '../helpers/temp-dir.ts'
@@ -584,24 +590,6 @@ describe('the retention task', () => {
   }, 30_000)
 })
 
-/** Serious or critical axe-core findings on the page (axe is evaluated, so the page's CSP allows it). */
-async function seriousA11yProblems(page: Page): Promise<string[]> {
-  await page.evaluate(await Bun.file(require.resolve('axe-core/axe.min.js')).text())
-  const found = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe
-    return (await axe.run()).violations
-  })
-  return found
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`)
-}
-interface AxeViolation {
-  id: string
-  impact: string | null
-  help: string
-  nodes: { target: string[] }[]
-}
-
 describe('in Chromium', () => {
   let browser: Browser | undefined
   afterAll(() => browser?.close())
@@ -654,7 +642,7 @@ describe('in Chromium', () => {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 800 })
       for (const [name, path] of pages) {
         await page.goto(`${server.url}${path}`)
-        expect({ path, width, problems: await seriousA11yProblems(page) }).toEqual({
+        expect({ path, width, problems: await seriousViolations(page) }).toEqual({
           path,
           width,
           problems: [],

@@ -84,6 +84,7 @@ describe('the dashboard, end to end', () => {
     const question = page.locator('fieldset legend')
     await question.waitFor({ timeout: 120_000 })
     expect(await question.textContent()).toMatch(/return|output/i)
+    await page.screenshot({ path: `${screenshotDir()}/build-question-1280.png`, fullPage: true })
     for (const name of [/^name\b/i, /^country\b/i]) await page.getByRole('checkbox', { name }).first().check()
     await page.getByRole('button', { name: 'Answer' }).click()
     await page.getByText('Your answer was recorded').waitFor()

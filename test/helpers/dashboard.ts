@@ -135,7 +135,9 @@ export async function seriousViolations(page: import('playwright-core').Page): P
     const axe = (
       window as unknown as {
         axe: {
-          run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>
+          run(): Promise<{
+            violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[]
+          }>
         }
       }
     ).axe
@@ -143,7 +145,7 @@ export async function seriousViolations(page: import('playwright-core').Page): P
   })
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`)
 }
 
 /** Where page screenshots are kept as test artefacts (DESKHOOK_SCREENSHOTS, else test-artifacts/). */
