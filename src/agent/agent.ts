@@ -8,6 +8,7 @@ import type {
 } from '../automation/run-types.ts'
 import type { Logger } from '../lib/logger.ts'
 import type { Automation } from '../protocol/automation.ts'
+import { type Driver, DriverError } from '../protocol/driver.ts'
 import type {
   Hello,
   RunRequest,
@@ -19,8 +20,6 @@ import type {
 import { PROTOCOL_VERSION } from '../protocol/messages.ts'
 import { encodePreviewFrame } from '../protocol/preview-frame.ts'
 import { AgentConnection } from './connection.ts'
-import type { Driver } from './drivers/driver.ts'
-import { DriverError } from './drivers/driver.ts'
 import type { StateStore } from './state-store.ts'
 
 export type RunAutomation = (
@@ -51,6 +50,12 @@ const platform = (): Hello['platform'] =>
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64')
 
+/** A live preview being captured; `ended` drops a frame still being captured when it stops. */
+interface Preview {
+  timer: ReturnType<typeof setInterval>
+  ended: boolean
+}
+
 /**
  * The agent: one connection to the server, one driver, one run at a time. Builder calls (snapshot,
  * act…) go straight to the driver; runs go through the automation runner; every run result is
@@ -60,7 +65,7 @@ export class Agent {
   readonly connection: AgentConnection
   #name: string
   #busy?: { runId: string; abort: AbortController }
-  #preview?: ReturnType<typeof setInterval>
+  #preview?: Preview
 
   constructor(private readonly opts: AgentOptions) {
     const saved = opts.state.loadCredential(opts.server)
@@ -86,7 +91,7 @@ export class Agent {
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.#preview)
+    this.#endPreview()
     this.#busy?.abort.abort()
     this.connection.stop()
     await this.opts.driver.stop()
@@ -133,7 +138,7 @@ export class Agent {
       case 'preview.start':
         return this.#startPreview(msg.intervalMs, msg.windowId)
       case 'preview.stop':
-        clearInterval(this.#preview)
+        if (this.#endPreview()) this.opts.log.info('preview stopped')
         return
     }
   }
@@ -232,19 +237,37 @@ export class Agent {
   }
 
   #startPreview(intervalMs: number, windowId?: string): void {
-    clearInterval(this.#preview)
+    this.#endPreview()
     let inFlight = false
-    this.#preview = setInterval(async () => {
-      if (inFlight || !this.connection.connected) return
-      inFlight = true
-      try {
-        const id = windowId ?? (await this.opts.driver.listWindows())[0]?.id
-        if (id) this.connection.sendBinary(encodePreviewFrame(id, await this.opts.driver.screenshot(id)))
-      } catch (err) {
-        this.opts.log.debug({ err }, 'preview frame skipped')
-      } finally {
-        inFlight = false
-      }
-    }, intervalMs)
+    const preview: Preview = {
+      ended: false,
+      timer: setInterval(async () => {
+        if (inFlight || !this.connection.connected) return
+        inFlight = true
+        try {
+          const id = windowId ?? (await this.opts.driver.listWindows())[0]?.id
+          if (!id) return
+          const jpeg = await this.opts.driver.screenshot(id)
+          // A stop that arrived while this frame was captured wins: nothing follows "preview stopped".
+          if (!preview.ended) this.connection.sendBinary(encodePreviewFrame(id, jpeg))
+        } catch (err) {
+          this.opts.log.debug({ err }, 'preview frame skipped')
+        } finally {
+          inFlight = false
+        }
+      }, intervalMs),
+    }
+    this.#preview = preview
+    this.opts.log.info({ intervalMs, windowId }, 'preview started')
+  }
+
+  /** Stops capturing, a frame being captured included; false when no preview was on. */
+  #endPreview(): boolean {
+    const preview = this.#preview
+    if (!preview) return false
+    this.#preview = undefined
+    preview.ended = true
+    clearInterval(preview.timer)
+    return true
   }
 }

@@ -1,6 +1,6 @@
 // Acting on a selector's element: re-found in a fresh snapshot on every attempt, never cached.
-import { DriverError } from '../agent/drivers/driver.ts'
 import type { Selector } from '../protocol/automation.ts'
+import { DriverError } from '../protocol/driver.ts'
 import type { ActionResult, Bounds, ElementAction, UiElement } from '../protocol/elements.ts'
 import {
   currentWindow,

@@ -23,3 +23,4 @@ export {
   templatePaths,
 } from './templates.ts'
 export { foldText, foldWord, mapWord } from './text-match.ts'
+export { describeWindowSpec, matchWindows, type WindowSpec } from './window-match.ts'

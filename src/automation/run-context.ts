@@ -1,7 +1,5 @@
 // State shared by the steps of one run, and the two waiting primitives every step uses:
 // "find my window" and "wait for the next UI change, but not past my deadline".
-import type { Driver } from '../agent/drivers/driver.ts'
-import { DriverError } from '../agent/drivers/driver.ts'
 import type {
   AppSpec,
   Automation,
@@ -10,9 +8,11 @@ import type {
   RunErrorCode,
   Selector,
 } from '../protocol/automation.ts'
+import { type Driver, DriverError } from '../protocol/driver.ts'
 import type { Bounds, UiElement, WindowInfo } from '../protocol/elements.ts'
 import { renderTemplate, TemplateError, type TemplateScope } from './templates.ts'
 import { PatternError } from './text-match.ts'
+import { describeWindowSpec, matchWindows } from './window-match.ts'
 
 export interface RunContext {
   driver: Driver
@@ -109,32 +109,18 @@ export async function currentWindow(ctx: RunContext): Promise<string> {
 
 export async function findWindow(ctx: RunContext, spec: AppSpec): Promise<WindowInfo> {
   const scope = scopeOf(ctx)
-  const url = spec.url === undefined ? undefined : renderTemplate(spec.url, scope)
-  const title =
-    spec.titleContains === undefined ? undefined : renderTemplate(spec.titleContains, scope).toLowerCase()
-  const origin = url === undefined ? undefined : originOf(url)
-  const windows = (await ctx.driver.listWindows()).filter(
-    (w) =>
-      (origin === undefined || (w.url !== undefined && originOf(w.url) === origin) || w.app === origin) &&
-      (title === undefined || w.title.toLowerCase().includes(title)) &&
-      (spec.processName === undefined || w.app.toLowerCase() === spec.processName.toLowerCase()),
-  )
-  const wanted = [url && `at ${url}`, title && `titled "*${title}*"`, spec.processName]
-    .filter(Boolean)
-    .join(', ')
+  const render = (template: string | undefined) =>
+    template === undefined ? undefined : renderTemplate(template, scope)
+  const rendered = { ...spec, url: render(spec.url), titleContains: render(spec.titleContains) }
+  const windows = matchWindows(await ctx.driver.listWindows(), rendered)
   if (windows.length === 0)
-    throw fail('WINDOW_NOT_FOUND', `No window ${wanted || 'is open'}; add a launch step?`)
+    throw fail(
+      'WINDOW_NOT_FOUND',
+      `No window ${describeWindowSpec(rendered) || 'is open'}; add a launch step?`,
+    )
   if (windows.length > 1) {
     const list = windows.map((w) => `"${w.title}"`).join(', ')
     throw fail('WINDOW_NOT_FOUND', `Several windows match (${list}); narrow the app spec with titleContains`)
   }
   return windows[0]!
-}
-
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin
-  } catch {
-    return url
-  }
 }

@@ -1,7 +1,6 @@
 // The automation runner: used by the agent for live runs and by the builder for its verification
 // run. It walks the main steps, switches to a scenario when a branch's condition holds, reports
 // every step through hooks (with a screenshot for the replay), and returns one final result.
-import type { Driver } from '../agent/drivers/driver.ts'
 import {
   type Automation,
   type Condition,
@@ -12,6 +11,7 @@ import {
   type Scenario,
   type Step,
 } from '../protocol/automation.ts'
+import type { Driver } from '../protocol/driver.ts'
 import type { Bounds } from '../protocol/elements.ts'
 import { inView } from './act-on-target.ts'
 import { evaluateCondition } from './conditions.ts'

@@ -1,7 +1,7 @@
 // Getting an existing automation's app back to the moment before its submit, so the builder can
 // press the submit itself and watch: the steps before it are run by the real runner, then the
 // window is found again and the controls those steps fill are marked as taken.
-import { resolveSelector } from '../automation/index.ts'
+import { describeWindowSpec, matchWindows, resolveSelector } from '../automation/index.ts'
 import { renderSelector } from '../automation/selectors.ts'
 import type { AppSpec, Automation, Step } from '../protocol/automation.ts'
 import type { Snapshot, UiElement, WindowInfo } from '../protocol/elements.ts'
@@ -79,24 +79,18 @@ function targetedElements(root: UiElement, steps: Step[], input: Record<string, 
   })
 }
 
-/** The app's window after a run: the one showing the app's address (or title). */
+/**
+ * The app's window after a run, found the way the runner finds it (address, title, program). When
+ * several fit, the one the build was already using wins.
+ */
 export async function appWindow(session: BuildSession, app: AppSpec): Promise<WindowInfo> {
   const windows = await session.desktop('Listing windows', () => session.port.listWindows())
-  const origin = app.url ? originOf(app.url) : undefined
-  const title = app.titleContains?.toLowerCase()
-  const found = windows.find(
-    (w) =>
-      (origin === undefined || (w.url !== undefined && originOf(w.url) === origin)) &&
-      (title === undefined || w.title.toLowerCase().includes(title)),
-  )
-  if (!found) throw new BuildFailure('DESKTOP_ERROR', 'The app’s window is gone after replaying its steps')
-  return found
-}
-
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin
-  } catch {
-    return url
-  }
+  const found = matchWindows(windows, app)
+  const window = found.find((w) => w.id === session.windowId) ?? found[0]
+  if (!window)
+    throw new BuildFailure(
+      'DESKTOP_ERROR',
+      `The app’s window (${describeWindowSpec(app) || 'any'}) is gone after replaying its steps`,
+    )
+  return window
 }

@@ -3,9 +3,9 @@
 // may happen once only (DESIGN §4): the exploring submit is the sample's run, and what follows
 // it (the wait, the branches, the reads) is checked by the real runner against the screen that
 // submit produced. Clicks (closing a message) are accepted without effect; nothing ever changes.
-import { type Driver, DriverError } from '../agent/drivers/driver.ts'
 import { type RunResult, runAutomation } from '../automation/index.ts'
 import type { Automation, Step } from '../protocol/automation.ts'
+import { type Driver, DriverError } from '../protocol/driver.ts'
 import type { ActionResult, ElementAction, Snapshot, UiElement, WindowInfo } from '../protocol/elements.ts'
 
 export class SnapshotDriver implements Driver {

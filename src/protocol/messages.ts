@@ -21,7 +21,13 @@ export const CLOSE = {
 export const FATAL_CLOSE_CODES: readonly number[] = [CLOSE.PROTOCOL, CLOSE.AUTH_FAILED, CLOSE.REVOKED]
 
 export const Platform = Type.Union([Type.Literal('windows'), Type.Literal('linux'), Type.Literal('darwin')])
-export const DriverKind = Type.Union([Type.Literal('browser'), Type.Literal('windows')])
+/** Which driver an agent runs: a browser over CDP, or a native accessibility driver (Linux AT-SPI, Windows UIA). */
+export const DriverKind = Type.Union([
+  Type.Literal('browser'),
+  Type.Literal('desktop'),
+  Type.Literal('windows'),
+])
+export type DriverKind = Static<typeof DriverKind>
 
 export const StepRecord = Type.Object({
   flowName: Type.String(),

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { BrowserDriver } from '../../src/agent/drivers/browser/index.ts'
 import { launchBrowser } from '../../src/agent/drivers/browser/launch-browser.ts'
-import { DriverError } from '../../src/agent/drivers/driver.ts'
+import { DriverError } from '../../src/protocol/driver.ts'
 import type { UiElement } from '../../src/protocol/elements.ts'
 
 const FORM = `<!doctype html><title>Driver form</title>

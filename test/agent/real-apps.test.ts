@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import type { CdpConnection } from '../../src/agent/drivers/browser/cdp-connection.ts'
 import { BrowserDriver } from '../../src/agent/drivers/browser/index.ts'
 import { launchBrowser } from '../../src/agent/drivers/browser/launch-browser.ts'
-import { DriverError } from '../../src/agent/drivers/driver.ts'
+import { DriverError } from '../../src/protocol/driver.ts'
 import type { UiElement } from '../../src/protocol/elements.ts'
 
 setDefaultTimeout(30_000)

@@ -1,9 +1,9 @@
 // Runner behaviour that needs no browser: a scripted driver replays the recorded CRM snapshots
 // (clicking an element with a known id moves to the next recording).
 import { describe, expect, test } from 'bun:test'
-import type { ChangeResult, Driver } from '../../src/agent/drivers/driver.ts'
 import { runAutomation } from '../../src/automation/index.ts'
 import type { Automation, Fingerprint, Selector, Step } from '../../src/protocol/automation.ts'
+import type { ChangeResult, Driver } from '../../src/protocol/driver.ts'
 import type {
   ActionResult,
   ElementAction,

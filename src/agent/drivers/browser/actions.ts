@@ -1,7 +1,7 @@
 // Element actions performed the way a user would: scroll into view, check that the element is
 // enabled and actually under the pointer, then real mouse/keyboard input through `Input.*`.
+import { DriverError } from '../../../protocol/driver.ts'
 import type { ActionResult, ElementAction } from '../../../protocol/elements.ts'
-import { DriverError } from '../driver.ts'
 import { CdpProtocolError } from './cdp-connection.ts'
 import { pressKeys } from './keyboard.ts'
 import { callOnNode, findOption, listOptions } from './node-calls.ts'

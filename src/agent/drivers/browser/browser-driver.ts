@@ -2,6 +2,7 @@
 
 import type { Protocol } from 'devtools-protocol'
 import type { AppSpec } from '../../../protocol/automation.ts'
+import { type ChangeResult, type Driver, DriverError } from '../../../protocol/driver.ts'
 import type {
   ActionResult,
   ElementAction,
@@ -9,7 +10,6 @@ import type {
   UiElement,
   WindowInfo,
 } from '../../../protocol/elements.ts'
-import { type ChangeResult, type Driver, DriverError } from '../driver.ts'
 import { performOnNode } from './actions.ts'
 import { mapAxTree } from './ax-tree.ts'
 import { CdpConnection, CdpSession } from './cdp-connection.ts'

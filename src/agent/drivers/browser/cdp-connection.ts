@@ -3,7 +3,7 @@
 // playwright-core was the first choice but cannot run from a `bun build --compile` binary (it
 // require()s its own package files from node_modules at run time), and the agent ships compiled.
 import type { ProtocolMapping } from 'devtools-protocol/types/protocol-mapping.js'
-import { DriverError } from '../driver.ts'
+import { DriverError } from '../../../protocol/driver.ts'
 
 type Commands = ProtocolMapping.Commands
 type Events = ProtocolMapping.Events

@@ -1,8 +1,8 @@
 // Native alert/confirm/prompt/beforeunload dialogs live outside the page's DOM and freeze it, so
 // the driver models them itself: an `alertdialog` with the message as its name and OK/Cancel
 // buttons (and the prompt's textbox) that are clicked and filled like any other element.
+import { DriverError } from '../../../protocol/driver.ts'
 import type { ActionResult, ElementAction, UiElement } from '../../../protocol/elements.ts'
-import { DriverError } from '../driver.ts'
 import type { NativeDialog, PageTarget } from './page-target.ts'
 
 const PART_OK = 'dialog-ok'

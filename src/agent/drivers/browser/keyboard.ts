@@ -1,6 +1,6 @@
 // Key chords as real keyboard events. `keys` is a sequence of chords separated by spaces; a chord
 // is modifiers and one key joined with "+": "Tab Tab Enter", "Control+A Delete", "Shift+Tab".
-import { DriverError } from '../driver.ts'
+import { DriverError } from '../../../protocol/driver.ts'
 import type { PageTarget } from './page-target.ts'
 
 interface KeyDefinition {

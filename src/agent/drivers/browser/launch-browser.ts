@@ -6,7 +6,7 @@ import { existsSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { DriverError } from '../driver.ts'
+import { DriverError } from '../../../protocol/driver.ts'
 
 export interface LaunchOptions {
   executablePath?: string

@@ -1,6 +1,6 @@
 // Calls into the page on one DOM node: the in-page functions of page-functions.ts run with the
 // node as `this`, and nodes the page hands back are turned into backendNodeIds we can act on.
-import { DriverError } from '../driver.ts'
+import { DriverError } from '../../../protocol/driver.ts'
 import { CdpProtocolError } from './cdp-connection.ts'
 import { findAriaOption } from './page-functions.ts'
 

@@ -1,7 +1,7 @@
 // One attached tab: its CDP session plus what the driver must track between calls: the native
 // dialog it shows, whether it is loading or waiting on the network, and when it last changed.
-import type { ChangeResult } from '../driver.ts'
-import { DriverError } from '../driver.ts'
+import type { ChangeResult } from '../../../protocol/driver.ts'
+import { DriverError } from '../../../protocol/driver.ts'
 import {
   type CdpConnection,
   CdpSession,

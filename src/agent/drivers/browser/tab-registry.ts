@@ -1,8 +1,8 @@
 // Keeps track of the browser's tabs (our windows) and attaches to each one as soon as it appears,
 // so a native dialog or a change in a tab opened by the app (window.open) is never missed.
 import type { Protocol } from 'devtools-protocol'
+import { DriverError } from '../../../protocol/driver.ts'
 import type { WindowInfo } from '../../../protocol/elements.ts'
-import { DriverError } from '../driver.ts'
 import type { CdpConnection } from './cdp-connection.ts'
 import { PageTarget } from './page-target.ts'
 

@@ -1,5 +1,5 @@
 // "The page has settled": what a user waits for before looking at the result of a click.
-import { DriverError } from '../driver.ts'
+import { DriverError } from '../../../protocol/driver.ts'
 import type { PageTarget } from './page-target.ts'
 
 export interface SettleOptions {

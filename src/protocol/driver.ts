@@ -1,7 +1,10 @@
-// The contract between the automation runner / builder and a desktop technology. One folder per
-// driver under drivers/ (browser over CDP now, Windows UI Automation later); callers only see this.
-import type { AppSpec } from '../../protocol/automation.ts'
-import type { ActionResult, ElementAction, Snapshot, WindowInfo } from '../../protocol/elements.ts'
+// The contract between the automation runner / builder and a desktop technology. It lives in
+// protocol/ so the runner and the builder (which call drivers) and the agent (which owns them)
+// all import it from below, without importing each other. One folder per driver under
+// agent/drivers/ (browser over CDP; native desktops through an accessibility helper).
+import type { AppSpec } from './automation.ts'
+import type { ActionResult, ElementAction, Snapshot, WindowInfo } from './elements.ts'
+import type { DriverKind } from './messages.ts'
 
 export type DriverErrorCode =
   /** The ref is from an older snapshot or its node is gone: take a new snapshot. */
@@ -40,7 +43,8 @@ export class DriverError extends Error {
 export type ChangeResult = 'changed' | 'timeout'
 
 export interface Driver {
-  readonly kind: 'browser' | 'windows'
+  /** browser: Chromium/Edge over CDP; desktop: Linux AT-SPI; windows: UI Automation. */
+  readonly kind: DriverKind
 
   /** Starts or attaches to the UI technology; idempotent. */
   start(): Promise<void>
