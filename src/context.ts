@@ -1,4 +1,4 @@
-import { EventEmitter } from 'node:events'
+import { EventEmitter, setMaxListeners } from 'node:events'
 import type { Config } from './config/index.ts'
 import type { Db } from './db/client.ts'
 import { GroupCommitter } from './db/group-commit.ts'
@@ -49,14 +49,35 @@ export interface AppContext {
   readonly site: { url?: string }
   /** Set when the database file was removed or replaced under the server (calls get 503). */
   readonly storage: StorageState
+  /**
+   * Aborted as the server starts to stop: what holds a response open (a dashboard event stream)
+   * ends on it, so the shutdown does not wait out its timeout for pages left open.
+   */
+  readonly stopping: AbortSignal
 }
 
-export function createContext(parts: Omit<AppContext, 'events' | 'writes' | 'site' | 'storage'>): AppContext {
-  return {
+/** Only the server's stop may abort `ctx.stopping`; everything else just listens. */
+const stoppers = new WeakMap<AppContext, AbortController>()
+
+export function createContext(
+  parts: Omit<AppContext, 'events' | 'writes' | 'site' | 'storage' | 'stopping'>,
+): AppContext {
+  const stopper = new AbortController()
+  // One listener per open stream: as many as there are open pages, none of them a leak.
+  setMaxListeners(0, stopper.signal)
+  const ctx: AppContext = {
     ...parts,
     events: new EventEmitter<AppEvents>(),
     writes: new GroupCommitter(parts.db),
     site: {},
     storage: {},
+    stopping: stopper.signal,
   }
+  stoppers.set(ctx, stopper)
+  return ctx
+}
+
+/** Tells everything listening on `ctx.stopping` that the server is stopping (idempotent). */
+export function beginStopping(ctx: AppContext): void {
+  stoppers.get(ctx)?.abort(new Error('the server is stopping'))
 }

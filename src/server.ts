@@ -1,7 +1,7 @@
 import { createApp } from './app.ts'
 import { buildAutomation } from './builder/index.ts'
 import type { Config } from './config/index.ts'
-import { type AppContext, createContext } from './context.ts'
+import { type AppContext, beginStopping, createContext } from './context.ts'
 import { createDashboardState } from './dashboard/gate.ts'
 import { openDatabase } from './db/client.ts'
 import { migrate } from './db/migrate.ts'
@@ -95,6 +95,8 @@ export async function startServer(
   let stopping: Promise<void> | undefined
   const stop = () => {
     stopping ??= (async () => {
+      // First, so open dashboard event streams end now rather than hold the drain to its timeout.
+      beginStopping(ctx)
       log.info('shutting down: no new requests; letting in-flight ones finish')
       const drained = server.stop(false)
       // Running executions stay `running`: their agents report to the next start (journal).

@@ -76,7 +76,7 @@ describe('the build page', () => {
     expect(text).toContain('Ada')
     expect(text).not.toContain('hunter2-very-secret')
     expect(text).not.toContain('tok-123')
-    expect(text).toContain('••••••')
+    expect(text).toContain('&quot;password&quot;: &quot;•••&quot;')
     expect(text).toContain(`data-build-live="${t.buildId}"`)
   })
 

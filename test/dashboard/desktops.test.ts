@@ -4,7 +4,12 @@ import type { Browser } from 'playwright-core'
 import { CSP } from '../../src/dashboard/http.ts'
 import { PREVIEW_INTERVAL_MS } from '../../src/dashboard/pages/desktop-preview.ts'
 import { jobs } from '../../src/db/schema/index.ts'
-import { createEnrollmentToken, getDesktop, listDesktops } from '../../src/modules/desktops/service.ts'
+import {
+  createEnrollmentToken,
+  enrollDesktop,
+  getDesktop,
+  listDesktops,
+} from '../../src/modules/desktops/service.ts'
 import { addJobVersion, promoteJob } from '../../src/modules/jobs/service.ts'
 import type { Automation } from '../../src/protocol/automation.ts'
 import type { Snapshot, UiElement, WindowInfo } from '../../src/protocol/elements.ts'
@@ -306,17 +311,20 @@ describe('desktops page with real agents', () => {
       one.close()
       await two.next() // frames keep coming for the one still watching
       expect(calls).toHaveLength(1)
+      const stoppedBefore = agent.lines.filter((l) => l.includes('"preview stopped"')).length
       two.close()
       await eventually(async () => calls.length === 2)
       expect(calls[1]).toBe(`stop ${desktopId}`)
 
-      // The agent handles messages in order: once it answered this, it has stopped capturing.
+      // The agent says it stopped (a frame it was capturing then is dropped, not sent). Frames and
+      // answers share one ordered socket: once it answered an rpc, every earlier frame has arrived,
+      // and the count stays put across the next round trip.
+      let stoppedSeen = 0
+      await agent.waitForLog((l) => l.msg === 'preview stopped' && ++stoppedSeen > stoppedBefore)
       await s.hub.rpc(desktopId, 'listWindows', [])
       const settled = frames
-      // Proving an absence needs a window of time: 4 capture intervals, and at most the one frame
-      // that may have been mid-capture when the stop arrived.
-      await Bun.sleep(PREVIEW_INTERVAL_MS * 4)
-      expect(frames - settled).toBeLessThanOrEqual(1)
+      await s.hub.rpc(desktopId, 'listWindows', [])
+      expect(frames).toBe(settled)
 
       // Watching again starts again.
       const three = openStream(url, admin.cookie)
@@ -496,4 +504,33 @@ describe('API docs', () => {
       await page.screenshot({ path: `${process.env.DESKHOOK_SCREENSHOTS}/api-390.png`, fullPage: true })
     await page.close()
   }, 60_000)
+})
+
+describe('server stop with dashboard streams open', () => {
+  test('stop() ends an open build stream and preview stream instead of waiting for the shutdown timeout', async () => {
+    // The test's own timeout is far below this: only streams that end at once let stop() finish in time.
+    const s = await startTestServer({ shutdownTimeoutMs: 60_000 })
+    const admin = await signIn(s)
+    const taught = await s.call('/stop-test', {
+      method: 'POST',
+      json: teachBody({ prompt: 'Stop test' }, {}),
+    })
+    expect(taught.status).toBe(202)
+    const { buildId } = await taught.json()
+    // A desktop with no agent: its preview stream says "offline" and stays open, watching for it.
+    const { desktop } = enrollDesktop(s.ctx, createEnrollmentToken(s.ctx).token, {
+      name: 'no-agent',
+      platform: 'linux',
+      driver: 'browser',
+      agentVersion: '0.0.0',
+    })
+    const build = openStream(`${s.url}/_/builds/${buildId}/events`, admin.cookie)
+    const preview = openStream(`${s.url}/_/desktops/${desktop.id}/preview/events`, admin.cookie)
+    expect((await build.next()).event).toBe('build') // queued: the build waits for a desktop
+    expect((await preview.next()).event).toBe('offline')
+
+    await s.close()
+    await expect(build.next()).rejects.toThrow('the event stream ended')
+    await expect(preview.next()).rejects.toThrow('the event stream ended')
+  }, 20_000)
 })

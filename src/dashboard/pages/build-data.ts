@@ -3,10 +3,8 @@ import type { AppContext } from '../../context.ts'
 import { jobVersions, samples } from '../../db/schema/index.ts'
 import { type BuildView, getBuild, toBuildView } from '../../modules/builds/service.ts'
 import { getJob } from '../../modules/jobs/service.ts'
-import { scrubSecrets } from '../../modules/secrets/scrub.ts'
-import { jobSecretNames, jobSecretValues } from '../../modules/secrets/service.ts'
 import type { Automation, Step } from '../../protocol/automation.ts'
-import { maskSecrets } from '../ui/parts.tsx'
+import { jobSecrets, NO_JOB_SECRETS, secretMasker } from '../ui/mask.ts'
 
 export const FINISHED = new Set(['succeeded', 'failed'])
 
@@ -40,47 +38,6 @@ export interface BuildPageData {
   input: Record<string, unknown> | null
   http: unknown
   learned: LearnedVersion | null
-}
-
-/** Credential-like member names (`password`, `api_key`, `authToken`), in any case or separator style. */
-const CREDENTIAL_WORD =
-  /(^|-)(auth|authorization|cookie|token|secret|password|passwd|pwd|pin|session|csrf|xsrf|api-key|apikey|signature)(-|$)/
-
-const words = (key: string) =>
-  key
-    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
-    .replace(/[_\s.]+/g, '-')
-    .toLowerCase()
-
-function keysIn(value: unknown, out = new Set<string>()): Set<string> {
-  if (Array.isArray(value)) for (const v of value) keysIn(v, out)
-  else if (value && typeof value === 'object')
-    for (const [k, v] of Object.entries(value)) {
-      out.add(k)
-      keysIn(v, out)
-    }
-  return out
-}
-
-/**
- * A sample's input as a person may see it: the job's secret values replaced wherever they occur,
- * and the values of members named like a secret (or like one of the job's secrets) masked.
- */
-export function maskedInput(ctx: AppContext, jobId: string, input: unknown): unknown {
-  let values: string[] = []
-  try {
-    values = Object.values(jobSecretValues(ctx, jobId))
-  } catch (err) {
-    // Unreadable secrets (a replaced secrets.key) must not hide the page; names still mask.
-    ctx.log.warn({ err, jobId }, 'job secrets unreadable; masking sample input by member name only')
-  }
-  const names = new Set(jobSecretNames(ctx, jobId).map((n) => n.toLowerCase()))
-  const secretKeys = new Set<string>()
-  for (const k of keysIn(input)) {
-    const lower = k.toLowerCase()
-    if (names.has(lower) || CREDENTIAL_WORD.test(words(k))) secretKeys.add(lower)
-  }
-  return maskSecrets(scrubSecrets(input, values), secretKeys)
 }
 
 function outputsOf(steps: Step[], declared: Record<string, unknown> | undefined): string[] {
@@ -156,7 +113,8 @@ export function buildPageData(ctx: AppContext, id: string): BuildPageData {
   let input: Record<string, unknown> | null = null
   let http: unknown = null
   if (sample) {
-    const masked = maskedInput(ctx, build.jobId, sample.input) as Record<string, unknown>
+    const hide = secretMasker(job ? jobSecrets(ctx, job) : NO_JOB_SECRETS, sample.input)
+    const masked = hide(sample.input) as Record<string, unknown>
     const { _http, ...body } = masked
     input = body
     http = _http ?? null

@@ -14,7 +14,8 @@ const encoder = new TextEncoder()
  * answers it) now and whenever it changes, until the build has finished; `gone` when its job or
  * sample was deleted. Changes made here arrive as `build.changed`; those the CLI commits arrive as
  * `db.external-change`, and a deleted job as `jobs.changed`: each makes one re-read (several in
- * one tick, one read), and only a view that differs from the last one sent is sent.
+ * one tick, one read), and only a view that differs from the last one sent is sent. The stream
+ * ends when the server starts to stop (`ctx.stopping`).
  */
 export function buildEventStream(
   ctx: AppContext,
@@ -93,11 +94,15 @@ export function buildEventStream(
         ctx.events.off('jobs.changed', onJob)
         ctx.events.off('db.external-change', soon)
         signal.removeEventListener('abort', stop)
+        ctx.stopping.removeEventListener('abort', end)
       }
       signal.addEventListener('abort', stop)
+      // A stopping server ends the response (the page's EventSource reconnects to the next start).
+      ctx.stopping.addEventListener('abort', end)
       send('retry: 3000\n\n')
       push()
       if (signal.aborted) stop()
+      else if (ctx.stopping.aborted) end()
     },
     cancel() {
       stop()

@@ -136,6 +136,15 @@ export const desktopPreviewRoutes = (
               stop()
             }
           }
+          // A stopping server ends the response (the page's EventSource reconnects to the next start).
+          const end = () => {
+            stop()
+            try {
+              controller.close()
+            } catch {
+              // Already closed by the client.
+            }
+          }
           send('retry: 3000\n\n')
           if (!hub.isOnline(desktop.id)) send(sseMessage({ type: 'offline' }))
           else if (hub.latestPreview(desktop.id))
@@ -147,9 +156,12 @@ export const desktopPreviewRoutes = (
             clearInterval(ping)
             unwatch()
             request.signal.removeEventListener('abort', stop)
+            ctx.stopping.removeEventListener('abort', end)
           }
           request.signal.addEventListener('abort', stop)
+          ctx.stopping.addEventListener('abort', end)
           if (request.signal.aborted) stop()
+          else if (ctx.stopping.aborted) end()
         },
         cancel() {
           stop()

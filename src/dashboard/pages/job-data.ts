@@ -9,7 +9,6 @@ import {
   samples,
 } from '../../db/schema/index.ts'
 import { baseUrl } from '../../http/base-url.ts'
-import { isCredentialHeader } from '../../lib/credential-headers.ts'
 import { AppError } from '../../lib/errors.ts'
 import {
   getJob,
@@ -22,9 +21,8 @@ import {
 import { type StabilityBreakdown, stabilityBreakdown } from '../../modules/jobs/stability.ts'
 import { listKeys } from '../../modules/keys/service.ts'
 import type { openApiCache } from '../../modules/openapi/service.ts'
-import { MASK } from '../../modules/secrets/scrub.ts'
-import { jobSecretNames, jobSecretValues, scrubJobSecrets } from '../../modules/secrets/service.ts'
 import { type Automation, parseAutomation } from '../../protocol/automation.ts'
+import { jobSecrets, secretMasker } from '../ui/mask.ts'
 import { diffVersions, type VersionDiff } from '../ui/version-diff.ts'
 
 /** The page shows this many of the newest samples, versions, runs and builds. */
@@ -105,47 +103,6 @@ export interface JobPageData {
   exampleInput: Record<string, unknown>
 }
 
-/**
- * A member name that holds a credential: a job secret or kept header of this job, or a name whose
- * words say so (`password`, `apiKey`, `client_secret`, `x-auth-token`), by the same rule that
- * drops credential headers from calls.
- */
-export function secretKeyTest(named: Iterable<string>): (key: string) => boolean {
-  const set = new Set([...named].map((n) => n.toLowerCase()))
-  return (key) => {
-    if (set.has(key.toLowerCase())) return true
-    const words = key
-      .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
-      .replace(/[_\s.]+/g, '-')
-      .toLowerCase()
-    return isCredentialHeader(words)
-  }
-}
-
-/** Replaces the values of secret members, deeply. */
-export function maskValues(
-  value: unknown,
-  isSecret: (key: string) => boolean,
-  mask: unknown = MASK,
-): unknown {
-  if (Array.isArray(value)) return value.map((v) => maskValues(v, isSecret, mask))
-  if (value && typeof value === 'object')
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, isSecret(k) ? mask : maskValues(v, isSecret, mask)]),
-    )
-  return value
-}
-
-/** A job's secret values, to scrub them wherever a caller repeated one; none when unreadable. */
-function secretValuesOrNone(ctx: AppContext, jobId: string): Readonly<Record<string, string>> {
-  try {
-    return jobSecretValues(ctx, jobId)
-  } catch (error) {
-    ctx.log.warn({ err: error, jobId }, 'job secrets unreadable; masking by name only')
-    return {}
-  }
-}
-
 function scenarioDetails(ctx: AppContext, jobId: string): ScenarioDetail[] {
   const counts = ctx.db
     .select({
@@ -195,7 +152,7 @@ function newestSamples(ctx: AppContext, jobId: string): SampleRow[] {
     .all()
 }
 
-/** For a person: secret members masked by name, and any job secret's value wherever it was repeated. */
+/** For a person: the sample's secrets hidden by the one rule (ui/mask.ts). */
 function sampleView(s: SampleRow, hide: (value: unknown) => unknown): SampleView {
   const { _http, ...body } = hide(s.input) as Record<string, unknown>
   const http = (_http ?? {}) as { params?: Record<string, unknown>; headers?: Record<string, unknown> }
@@ -307,9 +264,7 @@ export function loadJobPage(
   const job = getJob(ctx, id)
   if (!job) throw new AppError('JOB_NOT_FOUND', 'No such job (it may have been deleted)')
   const scenarios = scenarioDetails(ctx, job.id)
-  const secretNames = jobSecretNames(ctx, job.id)
-  const isSecret = secretKeyTest([...secretNames, ...job.keptHeaders])
-  const secrets = secretValuesOrNone(ctx, job.id)
+  const secrets = jobSecrets(ctx, job)
   const rows = newestSamples(ctx, job.id)
   const { versions, count } = versionViews(ctx, job.id)
   const { _http: _, ...newestBody } = rows[0]?.input ?? {}
@@ -327,14 +282,14 @@ export function loadJobPage(
     stability: stabilityBreakdown(ctx, job.id),
     scenarios,
     sampleCount: scenarios.reduce((n, s) => n + s.samples, 0),
-    samples: rows.map((r) => sampleView(r, (v) => scrubJobSecrets(secrets, maskValues(v, isSecret)))),
+    samples: rows.map((r) => sampleView(r, secretMasker(secrets, r.input))),
     versions,
     versionCount: count,
     runs: recentRuns(ctx, job.id),
     builds: recentBuilds(ctx, job.id),
     operation: operationOf(openApi, job.id),
-    secretNames,
+    secretNames: [...secrets.names],
     // Secret members start empty: the person types them, the page never holds them.
-    exampleInput: scrubJobSecrets(secrets, maskValues(newestBody, isSecret, '')) as Record<string, unknown>,
+    exampleInput: secretMasker(secrets, rows[0]?.input, '')(newestBody) as Record<string, unknown>,
   }
 }

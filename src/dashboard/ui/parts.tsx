@@ -63,20 +63,7 @@ export function PageHead({
   )
 }
 
-/** Masks the values of secret keys in an object shown to a person. */
-export function maskSecrets(value: unknown, secretKeys: ReadonlySet<string>): unknown {
-  if (Array.isArray(value)) return value.map((v) => maskSecrets(v, secretKeys))
-  if (value && typeof value === 'object')
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [
-        k,
-        secretKeys.has(k.toLowerCase()) ? '••••••' : maskSecrets(v, secretKeys),
-      ]),
-    )
-  return value
-}
-
-/** JSON for a person: indented, secrets masked by the caller. */
+/** JSON for a person: indented, secrets masked by the caller (ui/mask.ts). */
 export const Json = ({ value }: { value: unknown }) => (
   <pre class="json">{JSON.stringify(value, null, 2)}</pre>
 )
