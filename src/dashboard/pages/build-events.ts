@@ -1,13 +1,8 @@
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../lib/errors.ts'
 import { getBuild, toBuildView } from '../../modules/builds/service.ts'
-import { securityHeaders } from '../http.ts'
+import { eventStream } from '../sse.ts'
 import { FINISHED } from './build-data.ts'
-
-/** Proxies and browsers drop an event stream that stays silent too long. */
-export const HEARTBEAT_MS = 15_000
-
-const encoder = new TextEncoder()
 
 /**
  * A build's live view as server-sent events: `build` (the build's view, as `GET /_builds/<id>`
@@ -24,26 +19,16 @@ export function buildEventStream(
   opts: { heartbeatMs?: number } = {},
 ): Response {
   const jobId = getBuild(ctx, buildId).jobId
-  let stop = () => {}
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
+  return eventStream(
+    ctx,
+    signal,
+    (sink) => {
       let last = ''
       let pending = false
       let ended = false
-      const send = (text: string) => {
-        try {
-          controller.enqueue(encoder.encode(text))
-        } catch {
-          stop()
-        }
-      }
       const end = () => {
-        stop()
-        try {
-          controller.close()
-        } catch {
-          // Already closed by the client.
-        }
+        ended = true
+        sink.end()
       }
       const push = () => {
         pending = false
@@ -53,13 +38,13 @@ export function buildEventStream(
           view = toBuildView(getBuild(ctx, buildId))
         } catch (err) {
           if (!(err instanceof AppError && err.code === 'BUILD_NOT_FOUND')) throw err
-          send('event: gone\ndata: {}\n\n')
+          sink.send('{}', 'gone')
           return end()
         }
         const json = JSON.stringify(view)
         if (json !== last) {
           last = json
-          send(`event: build\ndata: ${json}\n\n`)
+          sink.send(json, 'build')
         }
         if (FINISHED.has(view.status)) end()
       }
@@ -85,35 +70,14 @@ export function buildEventStream(
       ctx.events.on('build.changed', onBuild)
       ctx.events.on('jobs.changed', onJob)
       ctx.events.on('db.external-change', soon)
-      const ping = setInterval(() => send(': keep-alive\n\n'), opts.heartbeatMs ?? HEARTBEAT_MS)
-      stop = () => {
-        if (ended) return
+      push()
+      return () => {
         ended = true
-        clearInterval(ping)
         ctx.events.off('build.changed', onBuild)
         ctx.events.off('jobs.changed', onJob)
         ctx.events.off('db.external-change', soon)
-        signal.removeEventListener('abort', stop)
-        ctx.stopping.removeEventListener('abort', end)
       }
-      signal.addEventListener('abort', stop)
-      // A stopping server ends the response (the page's EventSource reconnects to the next start).
-      ctx.stopping.addEventListener('abort', end)
-      send('retry: 3000\n\n')
-      push()
-      if (signal.aborted) stop()
-      else if (ctx.stopping.aborted) end()
     },
-    cancel() {
-      stop()
-    },
-  })
-  return new Response(body, {
-    headers: {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      'x-accel-buffering': 'no',
-      ...securityHeaders(),
-    },
-  })
+    opts,
+  )
 }

@@ -4,11 +4,10 @@ import { AppError } from '../../lib/errors.ts'
 import { getDesktop } from '../../modules/desktops/service.ts'
 import type { AgentHub } from '../../runtime/agent-hub/index.ts'
 import { securityHeaders } from '../http.ts'
+import { eventStream } from '../sse.ts'
 
 /** A few frames a second: enough to watch a run, little enough for a slow office link. */
 export const PREVIEW_INTERVAL_MS = 500
-/** Proxies and browsers drop an SSE connection that stays silent too long. */
-const KEEP_ALIVE_MS = 15_000
 
 export type PreviewEvent = { type: 'frame'; n: number } | { type: 'online' } | { type: 'offline' }
 type Listener = (event: PreviewEvent) => void
@@ -99,12 +98,6 @@ export class PreviewWatchers {
   }
 }
 
-const encoder = new TextEncoder()
-
-function sseMessage(event: PreviewEvent): string {
-  return event.type === 'frame' ? `data: ${event.n}\n\n` : `event: ${event.type}\ndata: \n\n`
-}
-
 /** A desktop anyone signed in may watch: enrolled and not revoked. */
 function watchableDesktop(ctx: AppContext, id: string) {
   const desktop = getDesktop(ctx, id)
@@ -126,54 +119,14 @@ export const desktopPreviewRoutes = (
       const desktop = watchableDesktop(ctx, params.id)
       // The stream stays open for as long as the page does: exempt it from the idle timeout.
       server?.timeout(request, 0)
-      let stop = () => {}
-      const body = new ReadableStream<Uint8Array>({
-        start(controller) {
-          const send = (text: string) => {
-            try {
-              controller.enqueue(encoder.encode(text))
-            } catch {
-              stop()
-            }
-          }
-          // A stopping server ends the response (the page's EventSource reconnects to the next start).
-          const end = () => {
-            stop()
-            try {
-              controller.close()
-            } catch {
-              // Already closed by the client.
-            }
-          }
-          send('retry: 3000\n\n')
-          if (!hub.isOnline(desktop.id)) send(sseMessage({ type: 'offline' }))
-          else if (hub.latestPreview(desktop.id))
-            // A frame from before this watcher came: show it while the next one is captured.
-            send(sseMessage({ type: 'frame', n: watchers.frame(desktop.id) }))
-          const unwatch = watchers.watch(desktop.id, (event) => send(sseMessage(event)))
-          const ping = setInterval(() => send(': keep-alive\n\n'), KEEP_ALIVE_MS)
-          stop = () => {
-            clearInterval(ping)
-            unwatch()
-            request.signal.removeEventListener('abort', stop)
-            ctx.stopping.removeEventListener('abort', end)
-          }
-          request.signal.addEventListener('abort', stop)
-          ctx.stopping.addEventListener('abort', end)
-          if (request.signal.aborted) stop()
-          else if (ctx.stopping.aborted) end()
-        },
-        cancel() {
-          stop()
-        },
-      })
-      return new Response(body, {
-        headers: {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-store',
-          'x-accel-buffering': 'no',
-          ...securityHeaders(),
-        },
+      return eventStream(ctx, request.signal, (sink) => {
+        const send = (event: PreviewEvent) =>
+          event.type === 'frame' ? sink.send(String(event.n)) : sink.send('', event.type)
+        if (!hub.isOnline(desktop.id)) send({ type: 'offline' })
+        else if (hub.latestPreview(desktop.id))
+          // A frame from before this watcher came: show it while the next one is captured.
+          send({ type: 'frame', n: watchers.frame(desktop.id) })
+        return watchers.watch(desktop.id, send)
       })
     })
     .get('/_/desktops/:id/preview.jpg', ({ params }) => {
