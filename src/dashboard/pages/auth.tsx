@@ -12,7 +12,7 @@ import {
 import {
   endSession,
   SESSION_COOKIE,
-  SESSION_TTL_MS,
+  SESSION_MAX_MS,
   sameToken,
   startSession,
 } from '../../modules/users/sessions.ts'
@@ -257,5 +257,5 @@ export const authPages = (ctx: AppContext, state: DashboardState) =>
 
 function signedInRedirect(ctx: AppContext, request: Request, userId: string, next: string): Response {
   const token = startSession(ctx, userId, request.headers.get('user-agent'))
-  return redirect(next, { 'set-cookie': cookie(ctx, request, SESSION_COOKIE, token, SESSION_TTL_MS / 1000) })
+  return redirect(next, { 'set-cookie': cookie(ctx, request, SESSION_COOKIE, token, SESSION_MAX_MS / 1000) })
 }

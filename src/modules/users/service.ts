@@ -40,7 +40,28 @@ function checkRole(role: string): UserRole {
   return role as UserRole
 }
 
-export const hashPassword = (password: string) => Bun.password.hash(password, { algorithm: 'argon2id' })
+/**
+ * argon2id costs 64 MiB and tens of milliseconds per hash: at most 4 run at once (RELIABILITY.md),
+ * so a burst of sign-ins queues instead of exhausting memory and both cores.
+ */
+const MAX_CONCURRENT_HASHES = 4
+let hashing = 0
+const waiting: (() => void)[] = []
+async function limited<T>(work: () => Promise<T>): Promise<T> {
+  // A finishing hash hands its slot straight to the next waiter, so the count never overshoots.
+  if (hashing >= MAX_CONCURRENT_HASHES) await new Promise<void>((resolve) => waiting.push(resolve))
+  else hashing++
+  try {
+    return await work()
+  } finally {
+    const next = waiting.shift()
+    if (next) next()
+    else hashing--
+  }
+}
+
+export const hashPassword = (password: string) =>
+  limited(() => Bun.password.hash(password, { algorithm: 'argon2id' }))
 
 export async function createUser(
   ctx: AppContext,
@@ -141,7 +162,9 @@ export async function verifyCredentials(
 ): Promise<User | null> {
   const user = findUserByEmail(ctx, email)
   const hash = user?.passwordHash ?? (await dummyHash())
-  const ok = await Bun.password.verify(password.slice(0, MAX_PASSWORD_LENGTH), hash).catch(() => false)
+  const ok = await limited(() => Bun.password.verify(password.slice(0, MAX_PASSWORD_LENGTH), hash)).catch(
+    () => false,
+  )
   return user && ok ? user : null
 }
 

@@ -6,10 +6,16 @@ import { newId } from '../../lib/ids.ts'
 import type { UserView } from './service.ts'
 
 export const SESSION_COOKIE = 'dh_session'
-/** Sessions last two weeks from the last visit. */
-export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000
-/** Sliding expiry is written at most this often per session, not on every page. */
-const TOUCH_EVERY_MS = 60 * 60 * 1000
+/** A session ends after 30 minutes without a visit (RELIABILITY.md: OWASP idle timeout)… */
+export const SESSION_IDLE_MS = 30 * 60 * 1000
+/** …and 12 hours after sign-in whatever happens (absolute timeout): a new sign-in, a new token. */
+export const SESSION_MAX_MS = 12 * 60 * 60 * 1000
+/** The sliding expiry is written at most once a minute per session, not on every page. */
+const TOUCH_EVERY_MS = 60 * 1000
+
+/** When a session seen now expires: idle timeout, never past the absolute one. */
+const expiryAt = (createdAt: number, now: number) =>
+  new Date(Math.min(now + SESSION_IDLE_MS, createdAt + SESSION_MAX_MS))
 
 export interface SignedIn {
   sessionId: string
@@ -41,7 +47,7 @@ export function startSession(ctx: AppContext, userId: string, userAgent: string 
       tokenHash: sha256(token),
       userId,
       createdAt: now.toISOString(),
-      expiresAt: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
+      expiresAt: expiryAt(now.getTime(), now.getTime()).toISOString(),
       lastSeenAt: now.toISOString(),
       userAgent: userAgent?.slice(0, 300) ?? null,
     })
@@ -68,7 +74,7 @@ export function readSession(ctx: AppContext, token: string | undefined): SignedI
       .update(sessions)
       .set({
         lastSeenAt: now.toISOString(),
-        expiresAt: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
+        expiresAt: expiryAt(Date.parse(row.session.createdAt), now.getTime()).toISOString(),
       })
       .where(eq(sessions.id, row.session.id))
       .run()
