@@ -23,3 +23,7 @@ declare module 'swagger-ui-dist/swagger-ui-bundle.js' {
   const text: string
   export default text
 }
+declare module '*.py' {
+  const text: string
+  export default text
+}

@@ -2,10 +2,19 @@ import { join } from 'node:path'
 import { type Command, Option } from 'commander'
 import { Agent } from '../agent/agent.ts'
 import { BrowserDriver, defaultExecutablePath } from '../agent/drivers/browser/index.ts'
+import { createLinuxDesktopDriver, DESKTOP_DRIVER_SUMMARY } from '../agent/drivers/linux/index.ts'
 import { defaultStateDir, StateStore } from '../agent/state-store.ts'
 import { runAutomation } from '../automation/runner.ts'
-import { createLogger } from '../lib/logger.ts'
+import { createLogger, type Logger } from '../lib/logger.ts'
+import type { Driver } from '../protocol/driver.ts'
 import { VERSION } from '../version.ts'
+
+const BROWSER_DRIVER_SUMMARY =
+  'web apps in Chromium or Edge over the DevTools protocol: pages, forms, tables, native alert/confirm ' +
+  'dialogs, origin-locked tabs; screenshots of the page'
+
+/** Options that only mean something to the browser driver. */
+const BROWSER_ONLY = ['browser', 'devtoolsUrl', 'startUrl', 'profileDir', 'headed'] as const
 
 export function registerAgent(program: Command): void {
   program
@@ -25,7 +34,9 @@ export function registerAgent(program: Command): void {
     .option('--token-file <path>', 'read the enrollment token from this file (`-` reads it from stdin)')
     .option('--name <name>', 'how this desktop is shown in deskhook (default: the host name)')
     .addOption(
-      new Option('--driver <driver>', 'how to drive the desktop').choices(['browser']).default('browser'),
+      new Option('--driver <driver>', 'how to drive the desktop (see Drivers below)')
+        .choices(['browser', 'desktop'])
+        .default('browser'),
     )
     .option('--browser <path>', `Chromium or Edge to launch (default: ${defaultExecutablePath()})`)
     .option(
@@ -48,6 +59,14 @@ export function registerAgent(program: Command): void {
     )
     .option('--log-level <level>', 'fatal|error|warn|info|debug', 'info')
     .option('--reconnect-max <ms>', 'longest wait between reconnect attempts', '30000')
+    .addHelpText(
+      'after',
+      `\nDrivers:\n  browser  ${wrap(BROWSER_DRIVER_SUMMARY, '           ')}\n  desktop  ${wrap(
+        `${DESKTOP_DRIVER_SUMMARY}. Linux only: needs an X display with the AT-SPI bus, and Debian's ` +
+          'python3-pyatspi, python3-xlib and python3-pil',
+        '           ',
+      )}`,
+    )
     .action(async (opts) => {
       // The agent logs to stderr: stdout stays free for anything a wrapper script wants to read.
       const log = createLogger({ level: opts.logLevel, format: 'json', destination: process.stderr })
@@ -58,6 +77,18 @@ export function registerAgent(program: Command): void {
       if (!Number.isInteger(cap) || cap < 100) problems.push('--reconnect-max must be an integer ≥ 100 (ms)')
       if (opts.startUrl && !(/^https?:\/\/[^\s]+$/.test(opts.startUrl) && URL.canParse(opts.startUrl)))
         problems.push(`--start-url must be an http(s) URL, got ${JSON.stringify(opts.startUrl)}`)
+      if (opts.driver === 'desktop') {
+        if (process.platform !== 'linux')
+          problems.push(
+            '--driver desktop drives Linux desktops (AT-SPI); on Windows the windows driver is to come',
+          )
+        const flags = BROWSER_ONLY.filter((key) => opts[key] !== undefined)
+        if (flags.length)
+          problems.push(
+            `${flags.map((f) => `--${f.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} ` +
+              'only apply to --driver browser',
+          )
+      }
       if (opts.profileDir && opts.devtoolsUrl)
         problems.push(
           '--profile-dir is for a browser the agent launches; with --devtools-url the browser keeps its own profile',
@@ -79,22 +110,7 @@ export function registerAgent(program: Command): void {
       }
       const stateDir = opts.stateDir ?? defaultStateDir()
       const state = new StateStore(stateDir)
-      const driver = new BrowserDriver({
-        executablePath: opts.browser,
-        devtoolsUrl: opts.devtoolsUrl,
-        headless: !opts.headed,
-        profileDir: opts.profileDir,
-        // A browser left running by a crash of this agent is ended on the next start.
-        pidFile: join(stateDir, 'browser.pid'),
-        allowHosts: opts.startUrl ? [new URL(opts.startUrl).hostname] : [],
-      })
-      await driver.start()
-      if (opts.startUrl) {
-        // An app that is down now may be up by the first run: the agent stays online regardless.
-        await driver
-          .launch({ url: opts.startUrl })
-          .catch((err: Error) => log.warn({ err: err.message, url: opts.startUrl }, 'start page not opened'))
-      }
+      const driver = await startDriver(opts, stateDir, log)
       const agent = new Agent({
         server: opts.server,
         token: opts.token,
@@ -134,4 +150,57 @@ export function registerAgent(program: Command): void {
 /** The token from a file, or from stdin for `-` (so it never appears in the process list). */
 async function readTokenFile(path: string): Promise<string> {
   return path === '-' ? await Bun.stdin.text() : await Bun.file(path).text()
+}
+
+/**
+ * The driver the options ask for, started. A desktop driver that cannot start (no display, no
+ * accessibility bus, Python packages missing) ends the agent with the reason.
+ */
+async function startDriver(
+  opts: Record<string, string | undefined>,
+  stateDir: string,
+  log: Logger,
+): Promise<Driver> {
+  if (opts.driver === 'desktop') {
+    const driver = createLinuxDesktopDriver({ stateDir, log })
+    try {
+      await driver.start()
+    } catch (err) {
+      process.stderr.write(`deskhook agent: the desktop driver cannot start: ${(err as Error).message}\n`)
+      await driver.stop().catch(() => {})
+      process.exit(1)
+    }
+    return driver
+  }
+  const browser = new BrowserDriver({
+    executablePath: opts.browser,
+    devtoolsUrl: opts.devtoolsUrl,
+    headless: !opts.headed,
+    profileDir: opts.profileDir,
+    // A browser left running by a crash of this agent is ended on the next start.
+    pidFile: join(stateDir, 'browser.pid'),
+    allowHosts: opts.startUrl ? [new URL(opts.startUrl).hostname] : [],
+  })
+  await browser.start()
+  if (opts.startUrl) {
+    // An app that is down now may be up by the first run: the agent stays online regardless.
+    await browser
+      .launch({ url: opts.startUrl })
+      .catch((err: Error) => log.warn({ err: err.message, url: opts.startUrl }, 'start page not opened'))
+  }
+  return browser
+}
+
+/** Help text paragraphs wrapped to the width commander uses for options. */
+function wrap(text: string, indent: string, width = 100): string {
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.split(' ')) {
+    if (line && line.length + word.length + 1 > width - indent.length) {
+      lines.push(line)
+      line = word
+    } else line = line ? `${line} ${word}` : word
+  }
+  if (line) lines.push(line)
+  return lines.join(`\n${indent}`)
 }

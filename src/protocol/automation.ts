@@ -99,8 +99,11 @@ export const AppSpec = Type.Object({
   url: Type.Optional(Template),
   titleContains: Type.Optional(Template),
   processName: Type.Optional(Type.String()),
+  /** Native apps: the program to start (a path, or a name looked up on PATH) and its arguments. */
   executable: Type.Optional(Type.String()),
   args: Type.Optional(Type.Array(Type.String())),
+  /** Native apps: the working directory to start the program in. */
+  cwd: Type.Optional(Type.String()),
   /**
    * Web apps: origins (scheme://host:port) the browser may load besides the start URL's own.
    * Everything else is blocked while the app is driven (builds never leave the app).

@@ -24,6 +24,12 @@ export type DriverErrorCode =
   | 'TIMEOUT'
   | 'DISCONNECTED'
   | 'PROTOCOL_ERROR'
+  /** The OS refused (another user's process, an elevated window): the agent lacks the rights. */
+  | 'ACCESS_DENIED'
+  /** A native driver's helper process did not answer in time; it was killed and is restarted. */
+  | 'HELPER_TIMEOUT'
+  /** A native driver's helper process died during the call; it is restarted for the next one. */
+  | 'HELPER_CRASHED'
 
 export class DriverError extends Error {
   override readonly name = 'DriverError'

@@ -121,6 +121,17 @@ export const WindowInfo = Type.Object({
   url: Type.Optional(Type.String()),
   /** Where the app in this window starts (the address it was launched at), when the driver knows. */
   startUrl: Type.Optional(Type.String()),
+  /**
+   * Native apps: the command line the window's process was started with, when the driver knows
+   * it: how a build or run starts the app afresh (the native counterpart of `startUrl`).
+   */
+  launchCommand: Type.Optional(
+    Type.Object({
+      executable: Type.String(),
+      args: Type.Optional(Type.Array(Type.String())),
+      cwd: Type.Optional(Type.String()),
+    }),
+  ),
 })
 export type WindowInfo = Static<typeof WindowInfo>
 

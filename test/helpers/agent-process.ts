@@ -20,12 +20,17 @@ export interface AgentProcess {
   cleanup(): Promise<void>
 }
 
-/** A real `deskhook agent` process with the browser driver and Debian's Chromium. */
+/**
+ * A real `deskhook agent` process: the browser driver with Debian's Chromium by default, or the
+ * Linux desktop driver (`driver: 'desktop'`, with a test desktop's variables in `env`).
+ */
 export function startAgent(opts: {
   server: string
   token?: string
   name?: string
   startUrl?: string
+  /** `--driver`; the default is the agent's own (browser). */
+  driver?: 'browser' | 'desktop'
   stateDir?: string
   extraArgs?: string[]
   /** Extra environment variables for the agent (on top of this process's). */
@@ -47,6 +52,7 @@ export function startAgent(opts: {
   if (opts.token) args.push('--token', opts.token)
   if (opts.name) args.push('--name', opts.name)
   if (opts.startUrl) args.push('--start-url', opts.startUrl)
+  if (opts.driver) args.push('--driver', opts.driver)
   if (opts.extraArgs) args.push(...opts.extraArgs)
   const proc = Bun.spawn(args, {
     stdin: 'ignore',

@@ -1,0 +1,234 @@
+# Apps for the AT-SPI helper: starting one (and answering once its window shows) and ending the
+# running instances of one, for a fresh launch.
+import os
+import select
+import signal
+import subprocess
+import tempfile
+import time
+
+from atspi_common import INTERPRETERS, Fail, log, proc_cmdline, safe
+from atspi_events import watch_exit
+from atspi_tree import STATE, list_windows
+
+
+def proc_environ(pid):
+    try:
+        with open(f'/proc/{pid}/environ', 'rb') as f:
+            pairs = f.read().split(b'\0')
+    except OSError:
+        return None
+    env = {}
+    for pair in pairs:
+        key, _, value = pair.partition(b'=')
+        env[key.decode(errors='replace')] = value.decode(errors='replace')
+    return env
+
+
+def own_ancestry():
+    pids, pid = set(), os.getpid()
+    while pid > 1 and pid not in pids:
+        pids.add(pid)
+        try:
+            with open(f'/proc/{pid}/stat') as f:
+                pid = int(f.read().rsplit(')', 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+    return pids
+
+
+def resolve_executable(executable, cwd=None):
+    if os.sep in executable:
+        path = executable if os.path.isabs(executable) else os.path.join(cwd or os.getcwd(), executable)
+        return os.path.realpath(path)
+    from shutil import which
+    found = which(executable)
+    return os.path.realpath(found) if found else executable
+
+
+def matching_processes(args):
+    """Processes of this user on this display that are the app: by executable (and script), name or pid."""
+    executable = args.get('executable')
+    wanted_args = args.get('args') or []
+    name = (args.get('processName') or '').lower()
+    pids = set(args.get('pids') or [])
+    exe_path = resolve_executable(executable, args.get('cwd')) if executable else None
+    exe_base = os.path.basename(exe_path) if exe_path else None
+    display = os.environ.get('DISPLAY')
+    skip = own_ancestry()
+    uid = os.getuid()
+    found = []
+    for entry in os.listdir('/proc'):
+        if not entry.isdigit():
+            continue
+        pid = int(entry)
+        if pid in skip:
+            continue
+        try:
+            if os.stat(f'/proc/{pid}').st_uid != uid:
+                continue
+        except OSError:
+            continue
+        match = pid in pids
+        if not match and (exe_path or name):
+            real = safe(lambda pid=pid: os.path.realpath(os.readlink(f'/proc/{pid}/exe')), '')
+            cmd = proc_cmdline(pid)
+            if exe_path and cmd:
+                same = real == exe_path or os.path.basename(cmd[0]) == exe_base
+                base = os.path.basename(real).rstrip('0123456789.')
+                if same and base in INTERPRETERS:
+                    # An interpreter (a shell, python…) is the app only with the same command line.
+                    same = cmd[1:] == list(wanted_args)
+                match = same
+            if not match and name:
+                comm = safe(lambda pid=pid: open(f'/proc/{pid}/comm').read().strip(), '')
+                match = name in (comm.lower(), os.path.basename(real).lower())
+        if not match:
+            continue
+        env = proc_environ(pid)
+        if display and env is not None and env.get('DISPLAY', display) != display:
+            continue
+        found.append(pid)
+    return found
+
+
+def wait_exit(pids, timeout):
+    """Waits for processes to end, on pidfds (no polling); returns those still running."""
+    remaining = set(pids)
+    fds = {}
+    for pid in list(remaining):
+        try:
+            fds[os.pidfd_open(pid)] = pid
+        except (OSError, AttributeError):
+            if not os.path.exists(f'/proc/{pid}'):
+                remaining.discard(pid)
+    deadline = time.monotonic() + timeout
+    try:
+        while fds:
+            reap_children()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            ready, _, _ = select.select(list(fds), [], [], left)
+            for fd in ready:
+                remaining.discard(fds.pop(fd))
+                os.close(fd)
+    finally:
+        for fd in fds:
+            os.close(fd)
+    reap_children()
+    # Zombies of other parents have exited too.
+    return [pid for pid in remaining if os.path.exists(f'/proc/{pid}') and proc_state(pid) != 'Z']
+
+
+def proc_state(pid):
+    try:
+        with open(f'/proc/{pid}/stat') as f:
+            return f.read().rsplit(')', 1)[1].split()[0]
+    except (OSError, IndexError):
+        return 'X'
+
+
+def reap_children():
+    for pid, proc in list(STATE.launched.items()):
+        if proc.poll() is not None:
+            STATE.launched.pop(pid, None)
+
+
+def signal_app(pid, sig):
+    try:
+        # An app we (or anyone) started in its own session takes its helpers with it.
+        if os.getsid(pid) == pid:
+            os.killpg(pid, sig)
+        else:
+            os.kill(pid, sig)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError as error:
+        raise Fail('ACCESS_DENIED', f'Not allowed to end process {pid}: {error}') from error
+
+
+def close_app(args):
+    pids = matching_processes(args)
+    timeout = max(0.5, int(args.get('timeoutMs') or 5000) / 1000)
+    for pid in pids:
+        signal_app(pid, signal.SIGTERM)
+    stubborn = wait_exit(pids, timeout)
+    for pid in stubborn:
+        signal_app(pid, signal.SIGKILL)
+    left = wait_exit(stubborn, 2)
+    if left:
+        raise Fail('TIMEOUT', f'Processes {left} did not end')
+    return {'closed': len(pids) - len(stubborn), 'killed': len(stubborn)}
+
+
+def output_tail(file, lines=5):
+    """The last lines an app printed (its output goes to an unlinked temp file, not to a pipe of
+    ours, so the app outlives a restart of this helper without a broken pipe)."""
+    try:
+        file.seek(max(0, os.fstat(file.fileno()).st_size - 2000))
+        text = file.read().decode(errors='replace')
+    except OSError:
+        return ''
+    return '; '.join(line.strip() for line in text.splitlines()[-lines:] if line.strip())
+
+
+def launch(args, finish_later):
+    executable = args.get('executable')
+    if not executable:
+        raise Fail('LAUNCH_FAILED', 'The app spec has no executable')
+    command = [executable, *(args.get('args') or [])]
+    cwd = args.get('cwd') or None
+    title = (args.get('titleContains') or '').casefold()
+    timeout = int(args.get('timeoutMs') or 30000)
+    before = {w['id'] for w in list_windows()}
+    output = tempfile.TemporaryFile()
+    try:
+        proc = subprocess.Popen(command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=output,
+                                stderr=subprocess.STDOUT, start_new_session=True, close_fds=True)
+    except OSError as error:
+        output.close()
+        raise Fail('LAUNCH_FAILED', f'Cannot start {executable}: {error.strerror or error}') from error
+    STATE.launched[proc.pid] = proc
+    exe_base = os.path.basename(resolve_executable(executable, cwd))
+    log('info', 'app started', pid=proc.pid, command=command)
+
+    def ours(info):
+        pid = info['pid']
+        if pid == proc.pid or safe(lambda: os.getsid(pid)) == proc.pid:
+            return True
+        # A launcher that handed over to an instance already running (and exited 0).
+        return proc.poll() == 0 and info['app'] == exe_base
+
+    def found():
+        for info in list_windows():
+            if info['id'] in before and proc.poll() != 0:
+                continue
+            if ours(info) and (not title or title in info['title'].casefold()):
+                return info
+        return None
+
+    def check():
+        info = found()
+        if info is not None:
+            return info['id'].partition('/')[0]  # settle on the app's own events
+        return proc.poll() not in (None, 0)
+
+    def result():
+        info = found()
+        if info is not None:
+            output.close()
+            return {'window': info, 'pid': proc.pid}
+        code = proc.poll()
+        tail = output_tail(output)
+        output.close()
+        if code not in (None, 0):
+            raise Fail('LAUNCH_FAILED', f'{executable} exited with code {code} before showing a window' + (f': {tail}' if tail else ''))
+        raise Fail('LAUNCH_FAILED', f'{executable} showed no window{" titled *" + title + "*" if title else ""} within {timeout} ms' + (f' (it printed: {tail})' if tail else ''))
+
+    # Window events of any app wake the check (a new app's bus name is not known yet); so does its
+    # exit, seen on a pidfd (a GLib child watch would reap it and lose the exit code).
+    watch_exit(proc.pid)
+    finish_later(None, check, result, timeout)
+    return None

@@ -1,0 +1,200 @@
+// The Driver contract over a native accessibility helper (helper-host.ts): the same for every
+// native backend (Linux AT-SPI now, Windows UI Automation next); a backend brings its helper's
+// command line and its BackendProfile (role and state vocabulary).
+import type { Logger } from '../../../lib/logger.ts'
+import type { AppSpec } from '../../../protocol/automation.ts'
+import { type ChangeResult, type Driver, DriverError } from '../../../protocol/driver.ts'
+import type { ActionResult, ElementAction, Snapshot, WindowInfo } from '../../../protocol/elements.ts'
+import type { HelperWindow } from '../../../protocol/helper.ts'
+import { type BackendProfile, mapWindowTree } from './element-mapping.ts'
+import type { HelperHost } from './helper-host.ts'
+
+export interface NativeDriverOptions {
+  kind: 'desktop' | 'windows'
+  host: HelperHost
+  profile: BackendProfile
+  log: Logger
+  /** Most elements one snapshot holds (the rest of a huge window is cut off). */
+  maxElements?: number
+  /** How long a launched app may take to show its window. */
+  launchTimeoutMs?: number
+  /** Deadline of a helper call that is not a wait (snapshot, act, screenshot…). */
+  callTimeoutMs?: number
+}
+
+/** Extra time a call that waits (launch, waitForChange) gets past its own wait before the host gives up on the helper. */
+const WAIT_MARGIN_MS = 5_000
+
+export class NativeDriver implements Driver {
+  readonly kind: 'desktop' | 'windows'
+  /** Apps this driver started (pid → how): closed again when the driver stops. */
+  readonly #launched = new Map<number, AppSpec>()
+
+  constructor(private readonly options: NativeDriverOptions) {
+    this.kind = options.kind
+  }
+
+  async start(): Promise<void> {
+    await this.options.host.start()
+  }
+
+  /** Closes the apps this driver launched (as the browser driver closes a browser it launched), then the helper. */
+  async stop(): Promise<void> {
+    const pids = [...this.#launched.keys()]
+    this.#launched.clear()
+    if (pids.length)
+      await this.options.host
+        .call('close', { pids, timeoutMs: 5_000 }, { timeoutMs: 5_000 + WAIT_MARGIN_MS })
+        .catch((error: Error) =>
+          this.options.log.warn({ err: error.message, pids }, 'launched apps not closed'),
+        )
+    await this.options.host.stop()
+  }
+
+  async listWindows(): Promise<WindowInfo[]> {
+    const { windows } = await this.options.host.call('listWindows', {})
+    return windows.map((w) => this.#windowInfo(w))
+  }
+
+  /**
+   * Starts the app afresh: its running instances (same executable, or the same script for an
+   * interpreter) are ended first, so a build and a run always begin from the app's start state;
+   * resolves with its first window once the accessibility bus reports it. An app spec without an
+   * executable attaches to a window that is already open (by title or process name).
+   */
+  async launch(app: AppSpec): Promise<WindowInfo> {
+    const { host } = this.options
+    if (!app.executable) return this.#attach(app)
+    const cwd = app.cwd
+    await host.call(
+      'close',
+      { executable: app.executable, args: app.args, cwd, processName: app.processName, timeoutMs: 5_000 },
+      { timeoutMs: 5_000 + WAIT_MARGIN_MS },
+    )
+    const timeoutMs = this.options.launchTimeoutMs ?? 30_000
+    const { window, pid } = await host.call(
+      'launch',
+      { executable: app.executable, args: app.args, cwd, titleContains: app.titleContains, timeoutMs },
+      { timeoutMs: timeoutMs + WAIT_MARGIN_MS },
+    )
+    this.#launched.set(pid, app)
+    this.options.log.info({ pid, executable: app.executable, window: window.title }, 'app launched')
+    await this.focusWindow(window.id).catch(() => {})
+    return this.#windowInfo(window)
+  }
+
+  async #attach(app: AppSpec): Promise<WindowInfo> {
+    const title = app.titleContains?.toLowerCase()
+    const processName = app.processName?.toLowerCase()
+    if (!title && !processName)
+      throw new DriverError(
+        'LAUNCH_FAILED',
+        'A native app spec needs an executable (or a title or process name to attach to)',
+      )
+    const found = (await this.listWindows()).find(
+      (w) =>
+        (!title || w.title.toLowerCase().includes(title)) &&
+        (!processName || w.app.toLowerCase() === processName),
+    )
+    if (!found)
+      throw new DriverError(
+        'WINDOW_NOT_FOUND',
+        `No open window ${[title && `titled *${title}*`, processName].filter(Boolean).join(' of ')}`,
+      )
+    await this.focusWindow(found.id)
+    return found
+  }
+
+  async navigate(): Promise<WindowInfo> {
+    throw new DriverError('UNSUPPORTED_ACTION', 'A native app has no addresses to navigate to')
+  }
+
+  async focusWindow(windowId: string): Promise<void> {
+    await this.options.host.call('focus', { windowId })
+  }
+
+  async snapshot(windowId: string): Promise<Snapshot> {
+    const { host, profile } = this.options
+    const maxElements = this.options.maxElements ?? 2_000
+    const result = await host.call(
+      'snapshot',
+      { windowId, maxElements },
+      { timeoutMs: this.options.callTimeoutMs },
+    )
+    const instance = host.instance
+    const window = this.#windowInfo(result.window)
+    if (result.truncated)
+      this.options.log.warn({ windowId, maxElements }, 'snapshot cut short at the element budget')
+    const origin = result.window.bounds ?? { x: 0, y: 0 }
+    const root = mapWindowTree(result.root, window.title, {
+      profile,
+      origin,
+      ref: (helperRef) => `${instance}/${helperRef}`,
+    })
+    return { window, root, capturedAt: new Date().toISOString() }
+  }
+
+  async act(windowId: string, action: ElementAction): Promise<ActionResult> {
+    const ref = action.ref === undefined ? undefined : this.#helperRef(action.ref)
+    const sent = { ...action, ...(ref === undefined ? {} : { ref }) } as ElementAction
+    return this.options.host.call(
+      'act',
+      { windowId, action: sent },
+      { timeoutMs: this.options.callTimeoutMs },
+    )
+  }
+
+  async screenshot(windowId: string): Promise<Uint8Array> {
+    const { jpeg } = await this.options.host.call(
+      'screenshot',
+      { windowId },
+      { timeoutMs: this.options.callTimeoutMs },
+    )
+    return new Uint8Array(Buffer.from(jpeg, 'base64'))
+  }
+
+  async waitForChange(windowId: string, timeoutMs: number): Promise<ChangeResult> {
+    const wait = Math.max(0, Math.round(timeoutMs))
+    const { result } = await this.options.host.call(
+      'waitForChange',
+      { windowId, timeoutMs: wait },
+      { timeoutMs: wait + WAIT_MARGIN_MS },
+    )
+    return result
+  }
+
+  /**
+   * The model's window. `launchCommand` says how to start its app afresh: as this driver launched
+   * it (the app spec's own command), else as its process was started.
+   */
+  #windowInfo(window: HelperWindow): WindowInfo {
+    const info: WindowInfo = { id: window.id, title: window.title, app: window.app, kind: 'window' }
+    const launched = this.#launched.get(window.pid)
+    if (launched?.executable)
+      info.launchCommand = {
+        executable: launched.executable,
+        ...(launched.args ? { args: launched.args } : {}),
+        ...(launched.cwd ? { cwd: launched.cwd } : {}),
+      }
+    else if (window.command?.argv.length) {
+      const [executable, ...args] = window.command.argv
+      info.launchCommand = {
+        executable: executable!,
+        ...(args.length ? { args } : {}),
+        ...(window.command.cwd ? { cwd: window.command.cwd } : {}),
+      }
+    }
+    return info
+  }
+
+  /** Refs are `<helper instance>/<helper ref>`: one from before a helper restart points at nothing. */
+  #helperRef(ref: string): string {
+    const slash = ref.indexOf('/')
+    if (slash < 0 || Number(ref.slice(0, slash)) !== this.options.host.instance)
+      throw new DriverError(
+        'STALE_REF',
+        `Ref ${ref} is from before the helper restarted: take a new snapshot`,
+      )
+    return ref.slice(slash + 1)
+  }
+}

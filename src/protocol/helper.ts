@@ -1,0 +1,194 @@
+// The native helper protocol: the agent's native driver host (agent/drivers/native/helper-host.ts)
+// and an accessibility helper process (Linux: AT-SPI in Python; Windows: UI Automation in C#)
+// speak JSON lines over the helper's stdin/stdout. Every line is one request or one response;
+// the first request is `hello`, which both sides use to check they speak the same version.
+// Typebox only: the host validates every response against these schemas.
+import { type Static, type TSchema, Type } from '@sinclair/typebox'
+import { Bounds, ElementAction } from './elements.ts'
+
+/** Bumped on any incompatible change; a helper of another version is refused at `hello`. */
+export const HELPER_PROTOCOL_VERSION = 1
+
+export const HelperRequest = Type.Object({
+  /** Unique per request on this helper; its response carries the same id. */
+  id: Type.String(),
+  cmd: Type.String(),
+  args: Type.Record(Type.String(), Type.Unknown()),
+})
+export type HelperRequest = Static<typeof HelperRequest>
+
+/**
+ * Error codes a helper answers with. Those named like DriverErrorCode are passed on as they are;
+ * BAD_REQUEST, UNKNOWN_COMMAND, PROTOCOL_MISMATCH and INTERNAL are the host's or helper's fault
+ * and reach callers as PROTOCOL_ERROR.
+ */
+export const HELPER_ERROR_CODES = [
+  'STALE_REF',
+  'ELEMENT_OBSCURED',
+  'ELEMENT_DISABLED',
+  'UNSUPPORTED_ACTION',
+  'OPTION_NOT_FOUND',
+  'WINDOW_NOT_FOUND',
+  'BLOCKED_BY_DIALOG',
+  'LAUNCH_FAILED',
+  'TIMEOUT',
+  'DISCONNECTED',
+  /** The OS refused: a process of another user, an elevated window (Windows UIPI). */
+  'ACCESS_DENIED',
+  'BAD_REQUEST',
+  'UNKNOWN_COMMAND',
+  'PROTOCOL_MISMATCH',
+  'INTERNAL',
+] as const
+export type HelperErrorCode = (typeof HELPER_ERROR_CODES)[number]
+
+export const HelperFailure = Type.Object({
+  code: Type.String(),
+  message: Type.String(),
+})
+
+export const HelperResponse = Type.Union([
+  Type.Object({ id: Type.String(), ok: Type.Literal(true), result: Type.Unknown() }),
+  /** `id` is null when the request line itself could not be read. */
+  Type.Object({
+    id: Type.Union([Type.String(), Type.Null()]),
+    ok: Type.Literal(false),
+    error: HelperFailure,
+  }),
+])
+export type HelperResponse = Static<typeof HelperResponse>
+
+/** A top-level window as the helper sees it; modal dialogs are windows too. */
+export const HelperWindow = Type.Object({
+  /** Stable while the window lives (Linux: the app's bus name and the window's object path). */
+  id: Type.String(),
+  title: Type.String(),
+  /** The executable's name (a script's app name for interpreters). */
+  app: Type.String(),
+  pid: Type.Integer(),
+  /** The toolkit's own role (frame, dialog, alert…). */
+  role: Type.String(),
+  modal: Type.Boolean(),
+  /** Screen pixels. */
+  bounds: Type.Optional(Bounds),
+  /** How the window's process was started (argv and working directory), when the OS tells. */
+  command: Type.Optional(Type.Object({ argv: Type.Array(Type.String()), cwd: Type.Optional(Type.String()) })),
+})
+export type HelperWindow = Static<typeof HelperWindow>
+
+/**
+ * One element as the toolkit names it; agent/drivers/native/element-mapping.ts turns these into
+ * the shared element model. Roles and states are the backend's own vocabulary.
+ */
+export const HelperNode = Type.Recursive(
+  (This) =>
+    Type.Object({
+      /** `<generation>:<index>`: valid for the latest snapshot of the window only. */
+      ref: Type.String(),
+      role: Type.String(),
+      name: Type.String(),
+      states: Type.Array(Type.String()),
+      /** Screen pixels. */
+      bounds: Type.Optional(Bounds),
+      /** What an editable or ranged control holds (entry text, spin value, combo selection). */
+      value: Type.Optional(Type.String()),
+      /** Text shown by a non-editable element when it differs from its name. */
+      text: Type.Optional(Type.String()),
+      description: Type.Optional(Type.String()),
+      placeholder: Type.Optional(Type.String()),
+      automationId: Type.Optional(Type.String()),
+      /** Names of the elements a labelled-by / described-by relation points at. */
+      labelledBy: Type.Optional(Type.String()),
+      describedBy: Type.Optional(Type.String()),
+      actions: Type.Optional(Type.Array(Type.String())),
+      /** Table cells: position and the header of their column. */
+      row: Type.Optional(Type.Integer()),
+      column: Type.Optional(Type.Integer()),
+      columnHeader: Type.Optional(Type.String()),
+      /** Tables: the column headers in column order. */
+      columns: Type.Optional(Type.Array(Type.String())),
+      children: Type.Array(This),
+    }),
+  { $id: 'HelperNode' },
+)
+export type HelperNode = Static<typeof HelperNode>
+
+const WindowArgs = Type.Object({ windowId: Type.String() })
+
+/** Each command's arguments and result; `call(cmd, args)` is typed by this table. */
+export const HELPER_COMMANDS = {
+  hello: {
+    args: Type.Object({ protocol: Type.Integer() }),
+    result: Type.Object({
+      protocol: Type.Integer(),
+      /** Which accessibility API the helper speaks: decides the role table. */
+      backend: Type.Union([Type.Literal('atspi'), Type.Literal('uia')]),
+      platform: Type.String(),
+      helperVersion: Type.String(),
+      pid: Type.Integer(),
+      runtime: Type.Optional(Type.String()),
+    }),
+  },
+  listWindows: {
+    args: Type.Object({}),
+    result: Type.Object({ windows: Type.Array(HelperWindow) }),
+  },
+  snapshot: {
+    args: Type.Object({ windowId: Type.String(), maxElements: Type.Integer({ minimum: 1 }) }),
+    result: Type.Object({
+      window: HelperWindow,
+      /** The window; the app's open dialogs follow its own content as extra children. */
+      root: HelperNode,
+      /** The element budget ran out: the tree is cut short. */
+      truncated: Type.Boolean(),
+      elementCount: Type.Integer(),
+      tookMs: Type.Optional(Type.Number()),
+    }),
+  },
+  act: {
+    args: Type.Object({ windowId: Type.String(), action: ElementAction }),
+    result: Type.Object({
+      text: Type.Optional(Type.String()),
+      value: Type.Optional(Type.String()),
+      checked: Type.Optional(Type.Boolean()),
+    }),
+  },
+  waitForChange: {
+    args: Type.Object({ windowId: Type.String(), timeoutMs: Type.Integer({ minimum: 0 }) }),
+    result: Type.Object({ result: Type.Union([Type.Literal('changed'), Type.Literal('timeout')]) }),
+  },
+  screenshot: {
+    args: Type.Object({ windowId: Type.String(), quality: Type.Optional(Type.Integer()) }),
+    result: Type.Object({ jpeg: Type.String(), width: Type.Integer(), height: Type.Integer() }),
+  },
+  launch: {
+    args: Type.Object({
+      executable: Type.String(),
+      args: Type.Optional(Type.Array(Type.String())),
+      cwd: Type.Optional(Type.String()),
+      titleContains: Type.Optional(Type.String()),
+      timeoutMs: Type.Integer({ minimum: 1 }),
+    }),
+    result: Type.Object({ window: HelperWindow, pid: Type.Integer() }),
+  },
+  /** Ends the app's processes (its windows go with them): by executable (and script), name or pid. */
+  close: {
+    args: Type.Object({
+      executable: Type.Optional(Type.String()),
+      args: Type.Optional(Type.Array(Type.String())),
+      cwd: Type.Optional(Type.String()),
+      processName: Type.Optional(Type.String()),
+      pids: Type.Optional(Type.Array(Type.Integer())),
+      timeoutMs: Type.Optional(Type.Integer()),
+    }),
+    result: Type.Object({ closed: Type.Integer(), killed: Type.Integer() }),
+  },
+  focus: {
+    args: WindowArgs,
+    result: Type.Object({}),
+  },
+} satisfies Record<string, { args: TSchema; result: TSchema }>
+
+export type HelperCommand = keyof typeof HELPER_COMMANDS
+export type HelperArgs<C extends HelperCommand> = Static<(typeof HELPER_COMMANDS)[C]['args']>
+export type HelperResult<C extends HelperCommand> = Static<(typeof HELPER_COMMANDS)[C]['result']>

@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { NativeDriver } from '../../../src/agent/drivers/native/native-driver.ts'
+import type { Snapshot, UiElement } from '../../../src/protocol/elements.ts'
+import { eventually } from '../../helpers/cli.ts'
+import { useNativeDesktop } from '../../helpers/native-desktop.ts'
+import { tempDir } from '../../helpers/temp-dir.ts'
+
+/**
+ * A `yad --form` window (Debian's yad): fields labelled through AT-SPI relations, a combo box,
+ * a check box and a spin button. yad prints what the form held when OK is pressed, so the test
+ * reads the app's own output, not just what the accessibility tree says.
+ */
+const native = useNativeDesktop()
+const dir = tempDir('deskhook-yad-')
+let driver: NativeDriver
+
+beforeAll(async () => {
+  driver = native.driver()
+  await driver.start()
+}, 30_000)
+afterAll(() => dir.remove())
+
+function formApp(output: string) {
+  const yad = [
+    'yad',
+    '--form',
+    '--title=New customer',
+    '--field=Name',
+    '--field=Email',
+    '--field=Country:CB',
+    '--field=VIP:CHK',
+    '--field=Age:NUM',
+    '',
+    '',
+    'France!Germany!Italy',
+    'FALSE',
+    '30',
+  ]
+  // The shell only sends yad's answer to a file, then becomes yad (same process).
+  return { executable: '/bin/sh', args: ['-c', 'exec "$@" > "$0"', output, ...yad], processName: 'yad' }
+}
+
+const flat = (e: UiElement): UiElement[] => [e, ...e.children.flatMap(flat)]
+function named(snapshot: Snapshot, role: UiElement['role'], name: string): UiElement {
+  const found = flat(snapshot.root).filter((e) => e.role === role && e.name === name)
+  if (found.length !== 1) throw new Error(`${found.length} ${role} named "${name}"`)
+  return found[0]!
+}
+
+describe('a yad form through the desktop driver', () => {
+  test('fields are named by their labels and listed in reading order', async () => {
+    const app = formApp(join(dir.path, 'unused.txt'))
+    const window = await driver.launch(app)
+    expect(window).toMatchObject({ title: 'New customer', app: 'yad' })
+    // How to start it afresh: the command line it was launched with.
+    expect(window.launchCommand).toEqual({ executable: '/bin/sh', args: app.args })
+    const snapshot = await driver.snapshot(window.id)
+    const controls = snapshot.root.children.map((e) => [e.role, e.name, e.value ?? null])
+    expect(controls).toEqual([
+      ['text', 'Name', null],
+      ['textbox', 'Name', ''],
+      ['text', 'Email', null],
+      ['textbox', 'Email', ''],
+      ['text', 'Country', null],
+      ['combobox', 'Country', 'France'],
+      ['checkbox', 'VIP', null],
+      ['text', 'Age', null],
+      ['spinbutton', 'Age', '30'],
+      ['button', 'Cancel', null],
+      ['button', 'OK', null],
+    ])
+    expect(named(snapshot, 'combobox', 'Country').children.map((o) => o.name)).toEqual([
+      'France',
+      'Germany',
+      'Italy',
+    ])
+  }, 60_000)
+
+  test('filled in and submitted, the app outputs exactly what was entered', async () => {
+    const output = join(dir.path, 'customer.txt')
+    const window = await driver.launch(formApp(output))
+    const form = await driver.snapshot(window.id)
+    await driver.act(window.id, {
+      kind: 'fill',
+      ref: named(form, 'textbox', 'Name').ref,
+      value: 'Ada Lovelace',
+    })
+    await driver.act(window.id, {
+      kind: 'fill',
+      ref: named(form, 'textbox', 'Email').ref,
+      value: 'ada@example.org',
+    })
+    await driver.act(window.id, {
+      kind: 'select',
+      ref: named(form, 'combobox', 'Country').ref,
+      values: ['germany'],
+    })
+    expect(
+      await driver.act(window.id, { kind: 'check', ref: named(form, 'checkbox', 'VIP').ref, checked: true }),
+    ).toEqual({
+      checked: true,
+    })
+    await driver.act(window.id, { kind: 'fill', ref: named(form, 'spinbutton', 'Age').ref, value: '42' })
+    const filled = await driver.snapshot(window.id)
+    expect(named(filled, 'combobox', 'Country').value).toBe('Germany')
+    expect(named(filled, 'spinbutton', 'Age').value).toBe('42')
+    await driver.act(window.id, { kind: 'click', ref: named(filled, 'button', 'OK').ref })
+    // The window closes; yad writes its answer as it exits.
+    expect(await driver.waitForChange(window.id, 10_000)).toBe('changed')
+    await eventually(async () => existsSync(output) && readFileSync(output, 'utf8').endsWith('\n'), 10_000)
+    expect(readFileSync(output, 'utf8')).toBe('Ada Lovelace|ada@example.org|Germany|TRUE|42|\n')
+    expect((await driver.listWindows()).filter((w) => w.app === 'yad')).toEqual([])
+  }, 60_000)
+
+  test('a window someone else opened is found, with the command line that started it', async () => {
+    const other = Bun.spawn(['yad', '--form', '--title=Opened by hand', '--field=Note', ''], {
+      cwd: dir.path,
+      env: native.desktop.env,
+      stdout: 'ignore',
+      stderr: 'ignore',
+    })
+    try {
+      // Started outside the driver: its window shows when yad gets to it.
+      await eventually(
+        async () => (await driver.listWindows()).some((w) => w.title === 'Opened by hand'),
+        10_000,
+      )
+      const window = await driver.launch({ titleContains: 'by hand' })
+      expect(window).toMatchObject({ title: 'Opened by hand', app: 'yad' })
+      expect(window.launchCommand).toEqual({
+        executable: 'yad',
+        args: ['--form', '--title=Opened by hand', '--field=Note', ''],
+        cwd: dir.path,
+      })
+      const snapshot = await driver.snapshot(window.id)
+      expect(named(snapshot, 'textbox', 'Note').value).toBe('')
+    } finally {
+      other.kill()
+      await other.exited
+    }
+  }, 60_000)
+
+  test('a fresh launch of the same command line replaces the open form', async () => {
+    const app = formApp(join(dir.path, 'again.txt'))
+    const first = await driver.launch(app)
+    const second = await driver.launch(app)
+    expect(second.id).not.toBe(first.id)
+    expect((await driver.listWindows()).filter((w) => w.app === 'yad').map((w) => w.id)).toEqual([second.id])
+  }, 60_000)
+})
