@@ -5,7 +5,12 @@ import { openDatabase } from '../../src/db/client.ts'
 import { migrate } from '../../src/db/migrate.ts'
 import { createLogger } from '../../src/lib/logger.ts'
 import { createUser } from '../../src/modules/users/service.ts'
-import { readSession, SESSION_IDLE_MS, SESSION_MAX_MS, startSession } from '../../src/modules/users/sessions.ts'
+import {
+  readSession,
+  SESSION_IDLE_MS,
+  SESSION_MAX_MS,
+  startSession,
+} from '../../src/modules/users/sessions.ts'
 import { tempDir } from '../helpers/temp-dir.ts'
 
 const dirs: { remove(): void }[] = []
