@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { and, asc, eq, sql } from 'drizzle-orm'
 import type { AppContext } from '../../context.ts'
@@ -85,8 +85,11 @@ export function claimExecutions(
  */
 function saveScreenshot(ctx: AppContext, executionId: string, name: string, base64: string): void {
   const dir = join(ctx.config.dataDir, 'screenshots', executionId)
+  // Written aside and renamed into place: a replay reading it meanwhile never sees a half-written file.
+  const temp = join(dir, `.${name}.${process.pid}.tmp`)
   mkdir(dir, { recursive: true })
-    .then(() => writeFile(join(dir, name), Buffer.from(base64, 'base64')))
+    .then(() => writeFile(temp, Buffer.from(base64, 'base64')))
+    .then(() => rename(temp, join(dir, name)))
     .catch((err) => ctx.log.error({ err, jobExecutionId: executionId }, 'could not save a step screenshot'))
 }
 
