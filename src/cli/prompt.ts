@@ -1,9 +1,10 @@
 /** Terminal prompts on stderr (stdout stays for results): a yes/no and a line typed without echo. */
 
 async function readLine(question: string, echo: boolean): Promise<string> {
-  process.stderr.write(question)
   const stdin = process.stdin
+  // Echo goes off before the question shows: an answer typed as soon as it appears is never echoed.
   if (!echo) stdin.setRawMode(true)
+  process.stderr.write(question)
   stdin.resume()
   stdin.setEncoding('utf8')
   try {
