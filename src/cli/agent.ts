@@ -2,16 +2,12 @@ import { join } from 'node:path'
 import { type Command, Option } from 'commander'
 import { Agent } from '../agent/agent.ts'
 import { BrowserDriver, defaultExecutablePath } from '../agent/drivers/browser/index.ts'
-import { createLinuxDesktopDriver, DESKTOP_DRIVER_SUMMARY } from '../agent/drivers/linux/index.ts'
+import { createLinuxDesktopDriver } from '../agent/drivers/linux/index.ts'
 import { defaultStateDir, StateStore } from '../agent/state-store.ts'
 import { runAutomation } from '../automation/runner.ts'
 import { createLogger, type Logger } from '../lib/logger.ts'
-import type { Driver } from '../protocol/driver.ts'
+import { DRIVER_CAPABILITIES, type Driver } from '../protocol/driver.ts'
 import { VERSION } from '../version.ts'
-
-const BROWSER_DRIVER_SUMMARY =
-  'web apps in Chromium or Edge over the DevTools protocol: pages, forms, tables, native alert/confirm ' +
-  'dialogs, origin-locked tabs; screenshots of the page'
 
 /** Options that only mean something to the browser driver. */
 const BROWSER_ONLY = ['browser', 'devtoolsUrl', 'startUrl', 'profileDir', 'headed'] as const
@@ -61,8 +57,8 @@ export function registerAgent(program: Command): void {
     .option('--reconnect-max <ms>', 'longest wait between reconnect attempts', '30000')
     .addHelpText(
       'after',
-      `\nDrivers:\n  browser  ${wrap(BROWSER_DRIVER_SUMMARY, '           ')}\n  desktop  ${wrap(
-        `${DESKTOP_DRIVER_SUMMARY}. Linux only: needs an X display with the AT-SPI bus, and Debian's ` +
+      `\nDrivers:\n  browser  ${wrap(DRIVER_CAPABILITIES.browser.summary, '           ')}\n  desktop  ${wrap(
+        `${DRIVER_CAPABILITIES.desktop.summary}. Linux only: needs an X display with the AT-SPI bus, and Debian's ` +
           'python3-pyatspi, python3-xlib and python3-pil',
         '           ',
       )}`,

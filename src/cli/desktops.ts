@@ -5,6 +5,7 @@ import {
   MAX_TOKEN_TTL_MS,
   revokeDesktop,
 } from '../modules/desktops/service.ts'
+import { drives } from '../protocol/driver.ts'
 import { addSettingOptions, openCliContext, printJson, printTable, run } from './shared.ts'
 
 export function registerDesktops(program: Command): void {
@@ -39,16 +40,17 @@ export function registerDesktops(program: Command): void {
     .action((opts) =>
       run(() => {
         const list = listDesktops(openCliContext(opts))
-        if (opts.json) return printJson({ desktops: list })
+        if (opts.json) return printJson({ desktops: list.map((d) => ({ ...d, drives: drives(d.driver) })) })
         if (!list.length)
           return process.stdout.write('No desktops yet. Create a token with: deskhook desktops token\n')
         printTable([
-          ['ID', 'NAME', 'PLATFORM', 'DRIVER', 'STATUS', 'LAST SEEN'],
+          ['ID', 'NAME', 'PLATFORM', 'DRIVER', 'DRIVES', 'STATUS', 'LAST SEEN'],
           ...list.map((d) => [
             d.id,
             d.name,
             d.platform,
             d.driver,
+            drives(d.driver) || '-',
             d.revokedAt ? 'revoked' : d.status,
             d.lastSeenAt ?? '-',
           ]),

@@ -89,3 +89,31 @@ export interface Driver {
    */
   waitForChange(windowId: string, timeoutMs: number): Promise<ChangeResult>
 }
+
+/**
+ * What each driver can drive, said once for the agent's `--help`, `deskhook desktops list`, the
+ * dashboard's desktop page and the README: `short` fits a table column, `summary` a help text.
+ */
+export const DRIVER_CAPABILITIES: Record<DriverKind, { short: string; summary: string }> = {
+  browser: {
+    short: 'web apps (Chromium/Edge)',
+    summary:
+      'web apps in Chromium or Edge over the DevTools protocol: pages, forms, tables, native alert/confirm ' +
+      'dialogs, origin-locked tabs; screenshots of the page',
+  },
+  desktop: {
+    short: 'native Linux apps (AT-SPI)',
+    summary:
+      'native Linux apps (GTK, Qt…) through the AT-SPI accessibility bus: windows and modal dialogs, ' +
+      'fields, buttons, menus, combo boxes, lists, spin buttons, tables; screenshots and synthetic input through X11',
+  },
+  windows: {
+    short: 'native Windows apps (UI Automation)',
+    summary: 'native Windows apps through UI Automation (the Windows helper)',
+  },
+}
+
+/** The short capability of a driver named by a stored string (an older agent's, or an unknown one: ''). */
+export function drives(driver: string): string {
+  return Object.hasOwn(DRIVER_CAPABILITIES, driver) ? DRIVER_CAPABILITIES[driver as DriverKind].short : ''
+}

@@ -59,7 +59,12 @@ describe('enrollment', () => {
     const mode = statSync(join(agent.stateDir, 'credential.json')).mode & 0o777
     expect(mode).toBe(0o600)
     const listed = await cli(['desktops', 'list', '--json', '--data', s.dataDir])
-    expect(JSON.parse(listed.stdout).desktops[0]).toMatchObject({ id: desktopId, status: 'online' })
+    expect(JSON.parse(listed.stdout).desktops[0]).toMatchObject({
+      id: desktopId,
+      status: 'online',
+      driver: 'browser',
+      drives: 'web apps (Chromium/Edge)',
+    })
     expect(listed.stdout).not.toContain('dhd_')
   })
 

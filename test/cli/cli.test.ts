@@ -148,6 +148,14 @@ describe('configuration and help', () => {
     expect(r.stdout).toContain('Usage: deskhook')
   })
 
+  test('agent --help says what each driver drives', async () => {
+    const r = await cli(['agent', '--help'])
+    const help = r.stdout.replace(/\s+/g, ' ')
+    expect(help).toContain('browser web apps in Chromium or Edge over the DevTools protocol')
+    expect(help).toContain('desktop native Linux apps (GTK, Qt…) through the AT-SPI accessibility bus')
+    expect(help).toContain('Linux only')
+  })
+
   test('serve --help names every variable', async () => {
     const r = await cli(['serve', '--help'])
     for (const v of ['DESKHOOK_PORT', 'DESKHOOK_DATA_DIR', 'DESKHOOK_BODY_LIMIT', 'DESKHOOK_LOG_LEVEL'])

@@ -6,6 +6,7 @@ import { AppError } from '../../lib/errors.ts'
 import { createEnrollmentToken, getDesktop, revokeDesktop } from '../../modules/desktops/service.ts'
 import type { SignedIn } from '../../modules/users/sessions.ts'
 import { workspaceName } from '../../modules/users/workspace.ts'
+import { drives } from '../../protocol/driver.ts'
 import type { AgentHub } from '../../runtime/agent-hub/index.ts'
 import { requireAdmin } from '../gate.ts'
 import { htmlResponse, redirect } from '../http.ts'
@@ -93,7 +94,10 @@ function DesktopItem({ d, admin, signedIn }: { d: DesktopCard; admin: boolean; s
         </div>
         <div>
           <dt>Driver</dt>
-          <dd>{d.driver}</dd>
+          <dd>
+            {d.driver}
+            {drives(d.driver) ? ` — ${drives(d.driver)}` : ''}
+          </dd>
         </div>
         <div>
           <dt>Agent</dt>

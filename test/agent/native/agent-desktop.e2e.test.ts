@@ -5,7 +5,7 @@ import { ATSPI_HELPER_FILES } from '../../../src/agent/drivers/linux/index.ts'
 import { createEnrollmentToken, listDesktops } from '../../../src/modules/desktops/service.ts'
 import type { Snapshot, UiElement, WindowInfo } from '../../../src/protocol/elements.ts'
 import { type AgentProcess, startAgent } from '../../helpers/agent-process.ts'
-import { eventually } from '../../helpers/cli.ts'
+import { cli, eventually } from '../../helpers/cli.ts'
 import { useNativeDesktop } from '../../helpers/native-desktop.ts'
 import { startTestServer, type TestServer } from '../../helpers/test-server.ts'
 
@@ -49,6 +49,10 @@ describe('an agent with the desktop driver, over the hub', () => {
       Object.keys(ATSPI_HELPER_FILES).sort(),
     )
     expect(agent.lines.some((l) => l.includes('native helper ready'))).toBe(true)
+    // `deskhook desktops list` says what the desktop's driver drives.
+    const listed = await cli(['desktops', 'list', '--data', s.dataDir])
+    expect(listed.stdout).toMatch(/DRIVER\s+DRIVES/)
+    expect(listed.stdout).toMatch(/linux-desk-1\s+linux\s+desktop\s+native Linux apps \(AT-SPI\)/)
   }, 30_000)
 
   test('launch, listWindows, snapshot, act and screenshot answer over the hub', async () => {

@@ -38,11 +38,6 @@ export interface LinuxDesktopOptions {
   callTimeoutMs?: number
 }
 
-/** What `--help` and the README say the desktop driver does. */
-export const DESKTOP_DRIVER_SUMMARY =
-  'native Linux apps (GTK, Qt…) through the AT-SPI accessibility bus: windows and modal dialogs, ' +
-  'fields, buttons, menus, combo boxes, lists, spin buttons, tables; screenshots and synthetic input through X11'
-
 export function defaultPython(): string {
   // The system Python: pyenv's or a venv's would not see Debian's python3-pyatspi.
   return existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3'
