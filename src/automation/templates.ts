@@ -1,6 +1,6 @@
 // `{{customer.email}}` templates over the run's scope (the job input plus values read so far).
 // Deliberately tiny: a dotted path, optional `| filter`s that split a date for composite controls
-// (`{{dob | day2}}`, `{{dob | date:DD/MM/YYYY}}`) and an optional `?? "fallback"` (used as is,
+// (`{{dob | day2}}`, `{{dob | date:DD/MM/YYYY}}`), `spaces` for underscores shown as spaces, and an optional `?? "fallback"` (used as is,
 // unfiltered, when the input has no value); no logic, so automations stay data a person can read.
 import { compileFilter, type Filter } from './date-filters.ts'
 import { TemplateError } from './template-error.ts'
@@ -19,13 +19,18 @@ interface Expression {
   hasFallback: boolean
 }
 
+/** `{{page | spaces}}`: underscores as spaces, the way a wiki titles the page "Oncall_rota". */
+const spaces: Filter = (value) => String(value).replaceAll('_', ' ')
+
 function parseExpression(source: string): Expression {
   const [pathPart = '', ...rest] = source.split('??')
   const [rawPath = '', ...filterSources] = pathPart.split('|')
   const path = rawPath.trim()
   if (!/^[\w$-]+(\.[\w$-]+)*$/.test(path))
     throw new TemplateError('TEMPLATE_INVALID', `Invalid placeholder {{${source}}}`)
-  const filters = filterSources.map((filter) => compileFilter(filter, source.trim()))
+  const filters = filterSources.map((filter) =>
+    filter.trim() === 'spaces' ? spaces : compileFilter(filter, source.trim()),
+  )
   if (rest.length === 0) return { path, filters, hasFallback: false }
   try {
     return { path, filters, fallback: JSON.parse(rest.join('??').trim()), hasFallback: true }

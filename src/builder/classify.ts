@@ -6,6 +6,7 @@ import { indexTree, openDialogs } from '../automation/index.ts'
 import type { Condition } from '../protocol/automation.ts'
 import type { UiElement, UiRole } from '../protocol/elements.ts'
 import { generaliseText, outcomeSignature } from './generalise.ts'
+import type { InputLeaf } from './input-leaves.ts'
 import { appeared, counterpart, flaggedControls, within } from './ui-diff.ts'
 import { splitWords } from './words.ts'
 
@@ -39,6 +40,7 @@ export function classifyEnding(
   after: UiElement,
   fields: UiElement[],
   inputs: string[],
+  leaves: InputLeaf[] = [],
 ): Ending | undefined {
   const fresh = appeared(before, after)
   const finish = (kind: EndingKind, message: string, element: UiElement | undefined, extra = {}): Ending => ({
@@ -47,7 +49,7 @@ export function classifyEnding(
     ...(element ? { messageElement: element } : {}),
     ...extra,
     appeared: fresh,
-    condition: conditionFor(kind, message, element, inputs),
+    condition: conditionFor(kind, message, element, inputs, leaves),
     signature: outcomeSignature(kind, message, inputs),
   })
 
@@ -127,20 +129,44 @@ function conditionFor(
   message: string,
   element: UiElement | undefined,
   inputs: string[],
+  leaves: InputLeaf[],
 ): Condition {
   const { pattern, match } = generaliseText(message, inputs, { lead: true })
   if (kind === 'dialog') return { kind: 'dialog', text: pattern, match }
-  if (kind === 'screen' && element && SCREEN_ROLES.has(element.role))
+  if (kind === 'screen' && element && SCREEN_ROLES.has(element.role)) {
+    // A heading that is the caller's value itself ("Release checklist" for the page
+    // "Release_checklist") is waited for as the next call's value, not as any heading at all.
+    const own = templateOf(message, leaves)
     return {
       kind: 'appears',
       target: {
         fingerprints: [
-          { by: 'role', role: element.role, name: pattern, match: match === 'contains' ? 'exact' : match },
+          own
+            ? { by: 'role', role: element.role, name: own, match: 'exact' }
+            : {
+                by: 'role',
+                role: element.role,
+                name: pattern,
+                match: match === 'contains' ? 'exact' : match,
+              },
         ],
         description: `the “${message}” ${element.role}`,
       },
     }
+  }
   return { kind: 'text', text: pattern, match }
+}
+
+/** `{{path}}` (or `{{path | spaces}}`) when the text is exactly one input value as the app shows it. */
+function templateOf(text: string, leaves: InputLeaf[]): string | undefined {
+  const shown = text.trim()
+  for (const leaf of leaves) {
+    if (typeof leaf.value !== 'string' || leaf.value.trim().length < 3) continue
+    if (leaf.value.trim() === shown) return `{{${leaf.path}}}`
+    if (leaf.value.includes('_') && leaf.value.trim().replaceAll('_', ' ') === shown)
+      return `{{${leaf.path} | spaces}}`
+  }
+  return undefined
 }
 
 /** The text with every input value the sample typed cut out (values of 3+ characters). */

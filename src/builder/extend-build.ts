@@ -105,7 +105,13 @@ export async function extendBuild(session: BuildSession, automation: Automation)
     ? { before: screen, after: probed, elapsedMs: PROBE_WAIT_MS }
     : await submitAndObserve(session, plan.submit, sample.input)
   const fieldElements = [...taken, ...fields.map((f) => f.control.element)]
-  const ending = classifyEnding(observed.before.root, observed.after.root, fieldElements, inputs)
+  const ending = classifyEnding(
+    observed.before.root,
+    observed.after.root,
+    fieldElements,
+    inputs,
+    inputLeaves(sample.input, { prompt, expect: sample.expect }),
+  )
   if (!ending)
     throw new BuildFailure('NO_OUTCOME', `Nothing visible changed after “${labelOf(plan.submit)}”.`)
   reportEnding(session, ending, observed.elapsedMs)

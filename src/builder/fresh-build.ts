@@ -138,7 +138,7 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
     observed = await submitAndObserve(session, submitStep, sample.input)
   }
   const fieldElements = fields.map((f) => f.control.element)
-  let ending = classifyEnding(observed.before.root, observed.after.root, fieldElements, inputs)
+  let ending = classifyEnding(observed.before.root, observed.after.root, fieldElements, inputs, leaves)
   const expect = nonEmpty(sample.expect)
   const firstSend = submitStep
   // Confirm an "Are you sure?", or open the record a search found when what to return is there.
@@ -173,7 +173,7 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
     submitStep = next
     submitLabel = confirm ? confirm.name : send ? send.name : open!.value
     observed = await submitAndObserve(session, next, sample.input)
-    ending = classifyEnding(observed.before.root, observed.after.root, [], inputs)
+    ending = classifyEnding(observed.before.root, observed.after.root, [], inputs, leaves)
   }
   if (!ending)
     throw new BuildFailure(

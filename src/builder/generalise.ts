@@ -35,7 +35,7 @@ function pieces(text: string, inputs: string[], capture?: string): Piece[] {
     const at = text.indexOf(capture)
     if (at >= 0) claim(at, at + capture.length, 'capture')
   }
-  for (const value of inputs) {
+  for (const value of inputs.flatMap(shownAs)) {
     for (
       let at = lower.indexOf(value.toLowerCase());
       at >= 0;
@@ -54,6 +54,15 @@ function pieces(text: string, inputs: string[], capture?: string): Piece[] {
   }
   if (at < text.length) out.push({ kind: 'literal', text: text.slice(at) })
   return out
+}
+
+/**
+ * An input value as an app may show it: as given, and with underscores as spaces (a wiki shows
+ * the page "Release_checklist" under the heading "Release checklist").
+ */
+function shownAs(value: string): string[] {
+  const spaced = value.replaceAll('_', ' ')
+  return spaced === value ? [value] : [value, spaced]
 }
 
 function toPattern(parts: Piece[]): string {

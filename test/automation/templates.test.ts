@@ -32,6 +32,11 @@ describe('renderTemplate', () => {
     expect(renderTemplate('{{customer.tags.1}}', input)).toBe('b')
   })
 
+  test('the spaces filter shows underscores as spaces (a wiki page title)', () => {
+    expect(renderTemplate('{{page | spaces}}', { page: 'Oncall_rota' })).toBe('Oncall rota')
+    expect(renderTemplate('{{page|spaces}}', { page: 'Plain' })).toBe('Plain')
+  })
+
   test('a missing or null value is INPUT_MISSING naming the path, unless a fallback is given', () => {
     const missing = templateError(() => renderTemplate('{{customer.fax}}', input))
     expect(missing.code).toBe('INPUT_MISSING')

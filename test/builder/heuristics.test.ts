@@ -209,6 +209,22 @@ describe('judging the ending', () => {
       match: 'contains',
     })
   })
+
+  test('a value with underscores is known where the app shows it with spaces (a wiki page’s heading)', () => {
+    // MediaWiki opens "Release_checklist" and titles the saved page "Release checklist": the wait
+    // for that heading must take the next call's page, not wait for this one's.
+    expect(generaliseText('Release checklist', ['Release_checklist'])).toEqual({
+      pattern: '^.+?$',
+      match: 'regex',
+    })
+    expect(generaliseText('Editing Release checklist', ['Release_checklist'])).toEqual({
+      pattern: '^Editing .+?$',
+      match: 'regex',
+    })
+    expect(outcomeSignature('screen', 'Release checklist', ['Release_checklist'])).toBe(
+      outcomeSignature('screen', 'Oncall rota', ['Oncall_rota']),
+    )
+  })
 })
 
 describe('outputs', () => {

@@ -112,6 +112,29 @@ describe('judging the ending', () => {
   })
 })
 
+describe('an ending that is the caller’s own value', () => {
+  test('a saved page’s heading is waited for as the next call’s page, not as any heading', () => {
+    const before = el('window', 'Creating Release checklist', {}, [
+      el('heading', 'Creating Release checklist'),
+      el('textbox', 'Wiki text', { value: 'Tag the build.' }),
+    ])
+    const after = el('window', 'Release checklist', {}, [
+      el('heading', 'Release checklist'),
+      el('text', 'Tag the build.'),
+    ])
+    const inputs = ['Release_checklist', 'Tag the build.']
+    const leaves = [
+      { path: 'page', key: 'page', value: 'Release_checklist', source: 'body' as const },
+      { path: 'text', key: 'text', value: 'Tag the build.', source: 'body' as const },
+    ]
+    const ending = classifyEnding(before, after, [], inputs, leaves)!
+    expect(ending.condition).toMatchObject({
+      kind: 'appears',
+      target: { fingerprints: [{ by: 'role', role: 'heading', name: '{{page | spaces}}', match: 'exact' }] },
+    })
+  })
+})
+
 describe('records reached by their address', () => {
   const screen = (links: string[]) => ({
     window: {
