@@ -20,6 +20,8 @@ const PACKAGES: [path: string, pkg: string][] = [
   ['/usr/bin/yad', 'yad'],
   ['/usr/bin/zenity', 'zenity'],
   ['/usr/bin/gtk3-widget-factory', 'gtk-3-examples'],
+  ['/usr/bin/osmo', 'osmo'],
+  ['/usr/bin/homebank', 'homebank'],
 ]
 
 // The typelib's folder depends on the architecture; any multiarch folder will do.

@@ -13,7 +13,7 @@ import {
   type TreeIndex,
 } from './element-tree.ts'
 import { renderTemplate, type TemplateScope } from './templates.ts'
-import { collapse, matchesText } from './text-match.ts'
+import { collapse, foldWord, matchesText } from './text-match.ts'
 
 export type Resolution =
   | { status: 'found'; element: UiElement; fingerprint: number }
@@ -76,10 +76,14 @@ function inRow(index: TreeIndex, fingerprint: Extract<Fingerprint, { by: 'inRow'
         matchesText(e.name, fingerprint.rowText, rowMatch) ||
         (e.value !== undefined && matchesText(e.value, fingerprint.rowText, rowMatch)),
     )
-  const targets = (row: UiElement) =>
-    descendants(row).filter(
-      (e) => e.role === fingerprint.role && matchesText(e.name, fingerprint.name, fingerprint.match),
+  const targets = (row: UiElement) => {
+    const within = fingerprint.column === undefined ? row : columnCell(index, row, fingerprint.column)
+    if (!within) return []
+    return [within, ...descendants(within)].filter(
+      (e) =>
+        e !== row && e.role === fingerprint.role && matchesText(e.name, fingerprint.name, fingerprint.match),
     )
+  }
   // Rows that show the text and hold such a control; of nested ones (a card's own little lists)
   // the innermost is the one meant.
   const rows = index.all.filter((e) => ROW_ROLES.has(e.role) && shows(e) && targets(e).length > 0)
@@ -87,6 +91,29 @@ function inRow(index: TreeIndex, fingerprint: Extract<Fingerprint, { by: 'inRow'
     (r) => !rows.some((other) => other !== r && ancestors(index, other).includes(r)),
   )
   return innermost.flatMap(targets)
+}
+
+const CELL_ROLES = new Set<UiRole>(['cell', 'rowheader', 'columnheader'])
+
+/**
+ * The row's cell under the column whose header shows `column` (compared like people read
+ * headers: no case, accents or punctuation), the header row being the table's first row of
+ * column headers. Headers may be fewer than cells: they are aligned from the right.
+ */
+function columnCell(index: TreeIndex, row: UiElement, column: string): UiElement | undefined {
+  const table = ancestors(index, row).find(
+    (a) => a.role === 'table' || a.role === 'tree' || a.role === 'list',
+  )
+  if (!table) return undefined
+  const header = descendants(table).find(
+    (e) => e.role === 'row' && e.children.some((c) => c.role === 'columnheader'),
+  )
+  if (!header || header === row) return undefined
+  const heads = header.children.filter((c) => CELL_ROLES.has(c.role))
+  const at = heads.findIndex((h) => foldWord(h.name) === foldWord(column))
+  if (at < 0) return undefined
+  const cells = row.children.filter((c) => CELL_ROLES.has(c.role))
+  return cells[at + Math.max(0, cells.length - heads.length)]
 }
 
 /** Elements with the last id whose ancestors carry the earlier ids, in order (not necessarily adjacent). */
@@ -182,7 +209,12 @@ function renderFingerprint(
     case 'label':
       return { ...fingerprint, label: render(fingerprint.label) }
     case 'inRow':
-      return { ...fingerprint, rowText: render(fingerprint.rowText), name: render(fingerprint.name) }
+      return {
+        ...fingerprint,
+        rowText: render(fingerprint.rowText),
+        name: render(fingerprint.name),
+        ...(fingerprint.column === undefined ? {} : { column: render(fingerprint.column) }),
+      }
     case 'text':
       return { ...fingerprint, text: render(fingerprint.text) }
     case 'path':
@@ -224,6 +256,8 @@ export function describeSelector(selector: Selector): string {
     case 'text':
       return `${first.role ?? 'element'} showing "${first.text}"`
     case 'inRow':
-      return `${first.role} "${first.name}" in the row showing "${first.rowText}"`
+      return first.column === undefined
+        ? `${first.role} "${first.name}" in the row showing "${first.rowText}"`
+        : `the "${first.column}" ${first.role} of the row showing "${first.rowText}"`
   }
 }

@@ -5,7 +5,7 @@
 import { indexTree, openDialogs } from '../automation/index.ts'
 import type { Condition } from '../protocol/automation.ts'
 import type { UiElement, UiRole } from '../protocol/elements.ts'
-import { generaliseText, outcomeSignature } from './generalise.ts'
+import { generaliseText, nameFromMessage, outcomeSignature } from './generalise.ts'
 import type { InputLeaf } from './input-leaves.ts'
 import { appeared, counterpart, flaggedControls, within } from './ui-diff.ts'
 import { splitWords } from './words.ts'
@@ -25,6 +25,8 @@ export interface Ending {
   condition: Condition
   /** The ending with numbers and input values blanked: equal for equal outcomes. */
   signature: string
+  /** A name for the outcome when its message is the record itself (a new row, a result): not derived from it. */
+  name?: string
 }
 
 const ERROR_WORDS = new Set(
@@ -59,7 +61,12 @@ export function classifyEnding(
     const texts = indexTree(dialog).all.filter((e) => e.role === 'text' && e.name && e.name !== dialog.name)
     const message = dialog.description || texts[0]?.name || dialog.name
     const element = texts.find((t) => t.name === message)
-    return finish('dialog', message, element, { dialog })
+    // A message box's text may begin with its own title ("Error Cannot add an account…"): the
+    // scenario is named after the rest.
+    const titled =
+      dialog.name && message.startsWith(`${dialog.name} `) && message.length > dialog.name.length + 8
+    const name = titled ? nameFromMessage(message.slice(dialog.name.length + 1), inputs) : undefined
+    return finish('dialog', message, element, { dialog, ...(name ? { name } : {}) })
   }
 
   const containers = fieldContainers(after, fields)
@@ -101,9 +108,54 @@ export function classifyEnding(
     fresh.find((e) => e.role === 'heading') ??
     fresh.find((e) => SCREEN_ROLES.has(e.role))
   if (message) return finish('screen', message.name, message)
+  // A record dialog (a desktop app's "Add contact", a web app's modal form) that closed on its
+  // submit: the dialog going away is the ending every run shows; the row it added, if one did,
+  // is what it says. Its closing is the condition, since a row's values are the caller's own.
+  const closed = closedDialog(before, after, fields)
+  if (closed) {
+    const row = fresh.find((e) => ROW_ROLES.has(e.role))
+    const said = row?.name ?? `“${closed.name}” closed`
+    // Gone, with no alert in its place: a selector is present when its first fingerprint that
+    // matches anything does, so this one is absent only when neither the dialog nor an alert shows
+    // ("Cannot add an account, this name already exists" after the dialog closed is no success).
+    const condition: Condition = {
+      kind: 'disappears',
+      target: {
+        fingerprints: [
+          { by: 'role', role: closed.role, name: closed.name, match: 'exact' },
+          { by: 'role', role: 'alertdialog', name: '.*', match: 'regex' },
+        ],
+        description: `the “${closed.name}” ${closed.role} (or an alert in its place)`,
+      },
+    }
+    return {
+      kind: 'screen',
+      message: said,
+      ...(row ? { messageElement: row } : {}),
+      appeared: fresh,
+      condition,
+      signature: outcomeSignature('screen', `“${closed.name}” closed`, inputs),
+      name: `${closed.name} done`,
+    }
+  }
   if (after.name !== before.name) return finish('screen', after.name, after)
   const text = fresh.find((e) => e.role === 'text')
   return text ? finish('screen', text.name, text) : undefined
+}
+
+const ROW_ROLES = new Set<UiRole>(['row', 'listitem', 'treeitem'])
+
+/**
+ * The modal dialog that closed on the submit, when the after-screen no longer shows it (paired by
+ * role and name: refs differ between snapshots). When several closed, the one holding the fields.
+ */
+function closedDialog(before: UiElement, after: UiElement, fields: UiElement[]): UiElement | undefined {
+  const open = new Set(openDialogs(after).map((d) => `${d.role}:${d.name}`))
+  const gone = openDialogs(before).filter((d) => d.name && !open.has(`${d.role}:${d.name}`))
+  if (gone.length <= 1) return gone[0]
+  // The fields are from the screen they were mapped on: their counterparts here say where they are.
+  const here = fields.flatMap((f) => counterpart(before, f) ?? [])
+  return gone.find((d) => here.some((f) => within(before, d, f)))
 }
 
 /** Containers of the fields in the after-snapshot, up to two levels up (their form and section). */
@@ -184,4 +236,50 @@ function inAlert(root: UiElement, element: UiElement): boolean {
   for (let p = index.parent.get(element); p; p = index.parent.get(p))
     if (MESSAGE_ROLES.has(p.role)) return true
   return false
+}
+
+/**
+ * A search box that filters as it is typed into (a desktop app's contact or account filter): the
+ * submit changes nothing more, the results are already there. The ending is the result row that
+ * shows a searched value; its condition is that row (a cell showing the value), so a run waits
+ * for its own results, not for whatever the list showed before.
+ */
+export function resultsEnding(
+  after: UiElement,
+  searched: { path: string; value: string }[],
+  inputs: string[],
+): Ending | undefined {
+  const index = indexTree(after)
+  for (const { path, value } of searched) {
+    const want = value.trim().toLowerCase()
+    if (want.length < 2) continue
+    const cell = index.all.find(
+      (e) => (e.role === 'cell' || e.role === 'option') && e.name.trim().toLowerCase() === want,
+    )
+    const row =
+      (cell && [...ancestorsOf(index.parent, cell)].find((a) => ROW_ROLES.has(a.role))) ??
+      index.all.find((e) => ROW_ROLES.has(e.role) && e.name.toLowerCase().includes(want))
+    if (!row) continue
+    const condition: Condition = {
+      kind: 'appears',
+      target: {
+        fingerprints: [
+          cell
+            ? { by: 'text', text: `{{${path}}}`, role: cell.role, match: 'exact' }
+            : { by: 'text', text: `{{${path}}}`, role: row.role, match: 'contains' },
+        ],
+        description: `a result showing the “${path}” searched for`,
+      },
+    }
+    return {
+      kind: 'screen',
+      message: row.name,
+      messageElement: row,
+      appeared: indexTree(row).all.filter((e) => e.name.trim() !== ''),
+      condition,
+      signature: outcomeSignature('screen', 'a result row showing the value searched for', inputs),
+      name: 'Found',
+    }
+  }
+  return undefined
 }

@@ -58,7 +58,9 @@ function sendsEmptyForm(index: TreeIndex, button: UiElement): boolean {
 }
 
 function fieldsOf(container: UiElement): UiElement[] {
-  return descendants(container).filter((e) => EDITABLE.has(e.role) && !e.states.includes('readonly'))
+  return descendants(container).filter(
+    (e) => EDITABLE.has(e.role) && !e.states.includes('readonly') && !e.states.includes('disabled'),
+  )
 }
 
 /**

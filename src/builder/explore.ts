@@ -2,6 +2,8 @@
 // buttons, links, menu items and tabs whose names share words with the task ("New customer" for
 // "Create a customer"), a few levels deep; every try starts from a freshly launched app, so the
 // path that worked is exactly the navigation a run will replay after its launch step.
+
+import { resolveSelector } from '../automation/index.ts'
 import type { AppSpec, Selector, Step } from '../protocol/automation.ts'
 import type { Snapshot, UiElement } from '../protocol/elements.ts'
 import { indexOf, moveScore, refusal, rowSelector } from './explore-moves.ts'
@@ -9,7 +11,7 @@ import { screenFitness } from './field-scores.ts'
 import type { InputLeaf } from './input-leaves.ts'
 import { performStep } from './observe.ts'
 import type { PromptReading } from './prompt.ts'
-import { actionElements, readControls } from './screen.ts'
+import { actionElements, activeScope, readControls } from './screen.ts'
 import { designSelector } from './selector-design.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
 import { replaySignIn, signIn } from './sign-in.ts'
@@ -31,7 +33,20 @@ interface Move {
   label: string
   /** Shows the next page of a paged list (not counted as depth; folded into the next move). */
   pager?: boolean
+  /** Opens a menu of the menu bar, on the way to one of its items (not counted as depth). */
+  opensMenu?: boolean
 }
+
+/** A menu of the menu bar, opened once to see its items (a desktop app's "Manage › Accounts…"). */
+interface PeekedMenu {
+  menu: Move
+  /** The screen with the menu open, and the menu's items on it. */
+  open: UiElement
+  items: UiElement[]
+}
+
+/** Menus opened to look at their items on one screen; the rest are left closed. */
+const MAX_MENUS = 10
 
 /** A paged list's way to its next page: "Next page", "Next", "›", "Older entries". */
 const PAGER = /^(next( page)?|older( entries| posts)?|more results|›|»|>|→)$/i
@@ -82,6 +97,11 @@ export function isSearchBox(element: UiElement): boolean {
 }
 
 const actionKey = (e: UiElement) => `${e.role}\u0000${e.name}`
+/** Which part of the screen takes input: the open modal dialog's title, or '' for the window. */
+const scopeOf = (root: UiElement) => {
+  const scope = activeScope(root)
+  return scope === root ? '' : `${scope.role}\u0000${scope.name}\u0001`
+}
 const byPriority = (a: Candidate, b: Candidate) => b.priority - a.priority || a.order - b.order
 
 export async function explore(
@@ -128,10 +148,38 @@ export async function explore(
   let order = 0
   let rowAction: { path: Move[]; snapshot: Snapshot; move: Move } | undefined
   const refused = new Map<string, string>()
-  const enqueue = (snapshot: Snapshot, path: Move[], known: Set<string>) => {
-    const here = new Set(actionElements(snapshot.root).map(actionKey))
+  const enqueue = (snapshot: Snapshot, path: Move[], known: Set<string>, menus: PeekedMenu[] = []) => {
+    // A dialog's "Add" is not the window's "Add": keys say which part of the screen they are in.
+    const scope = scopeOf(snapshot.root)
+    const seenKey = (e: UiElement) => scope + actionKey(e)
+    const here = new Set(actionElements(snapshot.root).map(seenKey))
+    // A menu's items are ways too, reached by opening their menu first.
+    for (const { menu, open, items } of menus) {
+      const openIndex = indexOf(open)
+      for (const item of items) {
+        const score = moveScore(reading, item.name)
+        if (score === 0 || item.states.includes('disabled')) continue
+        const why = refusal(openIndex, item, app.url)
+        if (why) {
+          refused.set(item.name, why)
+          continue
+        }
+        const move = {
+          selector: designSelector(open, item, `the “${item.name}” menu item`),
+          label: item.name,
+        }
+        queue.push({
+          path: [...path, menu],
+          move,
+          priority: score * 0.8 ** depth(path),
+          known: here,
+          order: order++,
+        })
+      }
+    }
     const index = indexOf(snapshot.root)
     const actions = actionElements(snapshot.root)
+    const onTopic = aboutObject(snapshot, reading)
     // When the sample's own row offers an action ("Edit"), the same action of other rows is no way.
     const ownRow = new Set(actions.filter((e) => rowSelector(index, e, leaves) !== undefined).map(actionKey))
     const rowOf = (e: UiElement) => {
@@ -161,14 +209,20 @@ export async function explore(
         }
         if (path.filter((m) => m.pager).length >= MAX_PAGES_EXPLORED) continue
         // The next page's rows are new, whatever their actions are called; the site's menus are not.
-        const menus = new Set([...here].filter((key) => !inRows.some((e) => actionKey(e) === key)))
+        const menus = new Set([...here].filter((key) => !inRows.some((e) => seenKey(e) === key)))
         queue.push({ path, move, priority: 1.5 * 0.8 ** depth(path), known: menus, order: order++ })
       }
     // Tabs of a form hide fields behind them: a tab not shown yet may hold the sample's.
     if (readControls(snapshot.root).length > 0)
       for (const element of index.all) {
-        if (element.role !== 'tab' || element.states.includes('selected') || !element.name.trim()) continue
-        if (known.has(actionKey(element))) continue
+        if (
+          element.role !== 'tab' ||
+          element.states.includes('selected') ||
+          element.states.includes('disabled')
+        )
+          continue
+        if (!element.name.trim()) continue
+        if (known.has(seenKey(element))) continue
         const move = {
           selector: designSelector(snapshot.root, element, `the “${element.name}” tab`),
           label: element.name,
@@ -177,7 +231,7 @@ export async function explore(
         queue.push({ path, move, priority: 1.5 * 0.8 ** depth(path), known: here, order: order++ })
       }
     for (const element of actions) {
-      if (known.has(actionKey(element))) continue
+      if (known.has(seenKey(element))) continue
       if (ownRow.has(actionKey(element)) && !rowSelector(index, element, leaves)) continue
       // An action repeated in every row ("Edit", "Remove") acts on that row's record: only the
       // row showing the sample's own record is a way, wherever (on whichever page) it is.
@@ -213,16 +267,19 @@ export async function explore(
         selector: inRow?.selector ?? designSelector(snapshot.root, element, `the “${label}” ${element.role}`),
         label,
       }
-      // The row of the sample's own record is the one to open.
-      const boost = inRow ? 1 : 0
+      // The row of the sample's own record is the one to open; on a screen a move led to that is
+      // about the task's object ("Manage Accounts"), its own actions are the likeliest way on.
+      const boost = inRow || (path.length > 0 && onTopic) ? 1 : 0
       queue.push({ path, move, priority: (score + boost) * 0.8 ** depth(path), known: here, order: order++ })
     }
   }
-  enqueue(home, [], new Set())
+  enqueue(home, [], new Set(), await peekMenus(session, home, new Set()))
   queue.sort(byPriority)
+  const shown = (c: Candidate) =>
+    [...c.path.filter((m) => m.opensMenu), c.move].map((m) => `“${m.label}”`).join(' › ')
   session.progress(
     'explore',
-    `It lacks fields for the sample; trying what shares words with the task: ${queue.map((c) => `“${c.move.label}”`).join(', ') || 'nothing'}` +
+    `It lacks fields for the sample; trying what shares words with the task: ${queue.map(shown).join(', ') || 'nothing'}` +
       (refused.size
         ? `. Not pressed: ${[...refused].map(([name, why]) => `“${name}” (${why})`).join(', ')}`
         : ''),
@@ -244,7 +301,8 @@ export async function explore(
     })
     if (fit > best.fitness) best = { path, snapshot, fitness: fit }
     if (fit >= GOOD) break
-    if (depth(path) < MAX_DEPTH) enqueue(snapshot, path, next.known)
+    if (depth(path) < MAX_DEPTH)
+      enqueue(snapshot, path, next.known, await peekMenus(session, snapshot, next.known))
   }
   if (best.fitness < USABLE && rowAction) {
     // Nothing to fill: the job is the action in its record's row (and whatever it asks next).
@@ -328,16 +386,84 @@ function describe(what: string, fitness: number, leafCount: number): string {
 
 const round = (n: number) => Number(n.toFixed(2))
 
-/** The screen's title or first heading names the task's object ("Select: products" for a product). */
+/**
+ * The screen's title, open dialog, first heading or open tab names the task's object ("Select:
+ * products" for a product; a desktop app's "Contacts" tab or "Manage Accounts" dialog for an account).
+ */
 function aboutObject(screen: Snapshot, reading: PromptReading): boolean {
-  const heading = indexOf(screen.root).all.find((e) => e.role === 'heading')?.name ?? ''
-  const words = new Set(stems(`${screen.window.title} ${heading}`))
+  const all = indexOf(screen.root).all
+  const heading = all.find((e) => e.role === 'heading')?.name ?? ''
+  const tabs = all.filter((e) => e.role === 'tab' && e.states.includes('selected')).map((e) => e.name)
+  const scope = activeScope(screen.root)
+  const dialog = scope === screen.root ? '' : scope.name
+  const words = new Set(stems(`${screen.window.title} ${dialog} ${heading} ${tabs.join(' ')}`))
   return reading.object.some((o) => words.has(o))
 }
 
-/** How deep a path goes: turning a list's pages is not a step deeper into the app. */
+/** How deep a path goes: turning a list's pages or opening a menu is not a step deeper into the app. */
 function depth(path: Move[]): number {
-  return path.filter((m) => !m.pager).length
+  return path.filter((m) => !m.pager && !m.opensMenu).length
+}
+
+/**
+ * Opens each menu of the screen's menu bar that is new here, notes its items and closes it again
+ * (Escape), so items named like the task ("Accounts…" under "Manage") can be tried like buttons.
+ * Opening a menu changes nothing in the app; the screen is as it was afterwards.
+ */
+async function peekMenus(session: BuildSession, screen: Snapshot, known: Set<string>): Promise<PeekedMenu[]> {
+  const index = indexOf(screen.root)
+  const scope = scopeOf(screen.root)
+  const menus = actionElements(screen.root).filter(
+    (e) =>
+      e.role === 'menuitem' &&
+      index.parent.get(e)?.role === 'menubar' &&
+      // A web menu bar's item that is a link goes somewhere: it is a move, not a menu to peek into.
+      !e.href &&
+      e.name.trim() !== '' &&
+      e.children.length === 0 &&
+      !e.states.includes('disabled') &&
+      !known.has(scope + actionKey(e)),
+  )
+  const peeked: PeekedMenu[] = []
+  let current = screen
+  for (const element of menus.slice(0, MAX_MENUS)) {
+    const menu: Move = {
+      selector: designSelector(screen.root, element, `the “${element.name}” menu`),
+      label: element.name,
+      opensMenu: true,
+    }
+    await session.act(menu.selector, { kind: 'click' })
+    const open = await session.settle(current.root)
+    const found = resolveSelector(open.root, menu.selector)
+    const items =
+      found.status === 'found'
+        ? indexOf(found.element).all.filter(
+            (e) => e !== found.element && e.role === 'menuitem' && e.name.trim(),
+          )
+        : []
+    peeked.push({ menu, open: open.root, items })
+    await session.desktop('Closing a menu', () =>
+      session.port.act(session.windowId, { kind: 'keys', keys: 'Escape' }),
+    )
+    current = await session.settle(open.root)
+  }
+  if (peeked.length)
+    session.progress(
+      'explore',
+      `Opened the menus to see their items: ${peeked
+        .map(
+          (p) =>
+            `“${p.menu.label}” (${
+              p.items
+                .map((i) => i.name)
+                .slice(0, 12)
+                .join(', ') || 'empty'
+            })`,
+        )
+        .join('; ')}`,
+      { menus: Object.fromEntries(peeked.map((p) => [p.menu.label, p.items.map((i) => i.name)])) },
+    )
+  return peeked
 }
 
 /**
@@ -346,7 +472,11 @@ function depth(path: Move[]): number {
  */
 function foldPages(path: Move[]): Step[] {
   const steps: Step[] = []
-  const click = (m: Move): Step => ({ kind: 'click', name: `Click “${m.label}”`, target: m.selector })
+  const click = (m: Move): Step => ({
+    kind: 'click',
+    name: m.opensMenu ? `Open the “${m.label}” menu` : `Click “${m.label}”`,
+    target: m.selector,
+  })
   let pagers: Move[] = []
   for (const m of path) {
     if (m.pager) {

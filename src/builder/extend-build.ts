@@ -171,16 +171,19 @@ function addEnding(
     const dismiss = dismissStep(ending, after)
     plan.success.push(ending.condition)
     plan.tail = dismiss ? [...reads, dismiss] : reads
-    plan.mainScenario = uniqueName(sample.scenarioName ?? successName(ending.message, inputs), {
-      ...plan,
-      mainScenario: '',
-    })
+    plan.mainScenario = uniqueName(
+      sample.scenarioName ?? ending.name ?? successName(ending.message, inputs),
+      {
+        ...plan,
+        mainScenario: '',
+      },
+    )
     plan.wait = { ...plan.wait, ...waitBudget(elapsedMs) }
     session.progress('compose', `This is the first success; it becomes the main path “${plan.mainScenario}”`)
     return { scenario: plan.mainScenario, outcome: 'success' }
   }
   const outcome = expected ? 'success' : 'alternate'
-  const name = uniqueName(sample.scenarioName ?? nameFromMessage(ending.message, inputs), plan)
+  const name = uniqueName(sample.scenarioName ?? ending.name ?? nameFromMessage(ending.message, inputs), plan)
   const reads = expected && expect ? readsForExpect(session, ctx, expect) : []
   const scenario = scenarioFor(ending, after, name, outcome, inputs, reads)
   plan.scenarios.push(scenario)

@@ -3,7 +3,7 @@
 import type { Step } from '../protocol/automation.ts'
 import type { Snapshot, UiElement } from '../protocol/elements.ts'
 import { askOutputs } from './choose-outputs.ts'
-import { classifyEnding, type Ending } from './classify.ts'
+import { classifyEnding, type Ending, resultsEnding } from './classify.ts'
 import { branchStep, compose, dismissStep, type Plan, scenarioFor } from './compose.ts'
 import type { BuildResult, SampleSpec } from './contract.ts'
 import { type Explored, explore, isSearchBox, NoFormFound } from './explore.ts'
@@ -139,6 +139,16 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
   }
   const fieldElements = fields.map((f) => f.control.element)
   let ending = classifyEnding(observed.before.root, observed.after.root, fieldElements, inputs, leaves)
+  // A filter box shows its results as it is typed into: Enter changed nothing, the rows did.
+  if (!ending && submitStep.kind === 'keys' && fields.length > 0) {
+    const searched = textValues(leaves).filter((v) => fields.some((f) => f.leaf?.path === v.path))
+    ending = resultsEnding(observed.after.root, searched, inputs)
+    if (ending)
+      session.progress(
+        'observe',
+        `The search box filters as it is typed into: the results show “${ending.message}”`,
+      )
+  }
   const expect = nonEmpty(sample.expect)
   const firstSend = submitStep
   // Confirm an "Are you sure?", or open the record a search found when what to return is there.
@@ -211,10 +221,10 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
     const dismiss = dismissStep(ending, observed.after.root)
     plan.success = [ending.condition]
     plan.tail = dismiss ? [...reads, dismiss] : reads
-    plan.mainScenario = sample.scenarioName ?? successName(ending.message, inputs)
+    plan.mainScenario = sample.scenarioName ?? ending.name ?? successName(ending.message, inputs)
     target = { scenario: plan.mainScenario, outcome: 'success' }
   } else {
-    const name = sample.scenarioName ?? nameFromMessage(ending.message, inputs)
+    const name = sample.scenarioName ?? ending.name ?? nameFromMessage(ending.message, inputs)
     const scenario = scenarioFor(ending, observed.after.root, name, 'alternate', inputs)
     plan.scenarios = [scenario]
     plan.branches = [branchStep(scenario)]

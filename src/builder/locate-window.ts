@@ -146,13 +146,23 @@ async function breakTie(
   return rescored.filter((s) => s.score === rescored[0]!.score)
 }
 
-/** How an automation finds the app again: its address for a browser tab, else process and title. */
 /**
  * How a run opens the app: at the address its window was launched at (its start state), never
  * where the last build or run left it (a results page, another site); else the window's address.
+ * A native app is started afresh from the command line its process was started with (every try
+ * and every run begins from the app's start state), found by its program; the title is left out,
+ * since it often shows data (a file name, a record) or a version.
  */
 export function appSpecOf(window: WindowInfo): AppSpec {
   if (window.startUrl && /^(https?|file):/.test(window.startUrl)) return { url: window.startUrl }
   if (window.url && /^(https?|file):/.test(window.url)) return { url: window.url }
+  const command = window.launchCommand
+  if (command)
+    return {
+      executable: command.executable,
+      ...(command.args?.length ? { args: command.args } : {}),
+      ...(command.cwd ? { cwd: command.cwd } : {}),
+      processName: window.app,
+    }
   return { processName: window.app, titleContains: window.title }
 }

@@ -309,6 +309,53 @@ function ownItem(ctx: OutputContext, element: UiElement, namePattern: string, fa
   return fallback
 }
 
+/**
+ * A cell read in the row that shows the sample's own value, under its column's header ("the Last
+ * name cell of the row showing {{firstName}}"): a list's rows move (sorted, filtered, added to),
+ * its columns do not. Tried before the selector by place.
+ */
+function ownRowColumn(ctx: OutputContext, element: UiElement, fallback: Selector): Selector | undefined {
+  if (!CELLS.has(element.role)) return undefined
+  const index = indexTree(ctx.after)
+  const row = index.parent.get(element)
+  const table = row && [...ancestorsIn(index, row)].find((a) => a.role === 'table' || a.role === 'tree')
+  if (row?.role !== 'row' || !table) return undefined
+  const header = indexTree(table).all.find(
+    (e) => e.role === 'row' && e !== row && e.children.some((c) => c.role === 'columnheader'),
+  )
+  if (!header) return undefined
+  const heads = header.children.filter((c) => CELLS.has(c.role))
+  const cells = row.children.filter((c) => CELLS.has(c.role))
+  const column = heads[cells.indexOf(element) - Math.max(0, cells.length - heads.length)]?.name.trim()
+  if (!column) return undefined
+  for (const own of ctx.values ?? []) {
+    if (own.value.length < 2 || norm(own.value) === norm(element.name)) continue
+    const exact = cells.some((c) => c !== element && norm(c.name) === norm(own.value))
+    if (!exact && !norm(row.name).includes(norm(own.value))) continue
+    const fingerprint: Fingerprint = {
+      by: 'inRow',
+      rowText: `{{${own.path}}}`,
+      ...(exact ? { rowMatch: 'exact' as const } : {}),
+      role: element.role,
+      name: '.*',
+      match: 'regex',
+      column,
+    }
+    const rendered = renderSelector({ fingerprints: [fingerprint], description: '' }, nestedValue(own))
+    const found = resolveSelector(ctx.after, rendered)
+    if (found.status !== 'found' || found.element !== element) continue
+    return {
+      fingerprints: [fingerprint, ...fallback.fingerprints],
+      description: `the “${column}” ${element.role} of the row showing “${own.value}”`,
+    }
+  }
+  return undefined
+}
+
+function* ancestorsIn(index: ReturnType<typeof indexTree>, element: UiElement) {
+  for (let a = index.parent.get(element); a; a = index.parent.get(a)) yield a
+}
+
 function nestedValue({ path, value }: { path: string; value: string }): Record<string, unknown> {
   return path
     .split('.')
@@ -325,13 +372,15 @@ function exactRead(ctx: OutputContext, key: string, expected: unknown): ReadStep
   const ordered = [...ctx.ending.appeared, ...indexTree(ctx.after).all.filter((e) => !fresh.has(e))]
   const candidates = ordered.filter((e) => e !== ctx.after && !NOT_VALUES.has(e.role))
   const whole = candidates.find((e) => norm(e.name) === want)
-  if (whole)
+  if (whole) {
+    const place = designPlaceSelector(ctx.after, whole, `the “${key}” value`)
     return {
       kind: 'read',
       name: `Read “${key}”`,
-      target: designPlaceSelector(ctx.after, whole, `the “${key}” value`),
+      target: ownRowColumn(ctx, whole, place) ?? place,
       into: key,
     }
+  }
   const inside = ctx.ending.appeared.find((e) => !NOT_VALUES.has(e.role) && norm(e.name).includes(want))
   if (!inside) return undefined
   const value = inside.name.slice(

@@ -3,6 +3,7 @@
 // composite controls read as one (a native date input, day/month/year parts, a date-picker box),
 // the buttons and links that lead somewhere, and the texts on show. Pure: one snapshot in, plain
 // data out.
+import { openDialogs } from '../automation/conditions.ts'
 import { ancestors, indexTree, type TreeIndex } from '../automation/element-tree.ts'
 import type { UiElement, UiRole } from '../protocol/elements.ts'
 import { type DatePart, datePartOf, datePattern, partFilter, partOfOptions } from './value-adapters.ts'
@@ -71,6 +72,25 @@ export function looksGenerated(id: string): boolean {
   return /^[:_]|\d{3,}|[0-9a-f]{8,}/i.test(id)
 }
 
+/**
+ * What a person can act on: the topmost modal dialog while one is open (a desktop app's "Add
+ * contact", a page's modal form), since the window behind it takes no input; else the window.
+ */
+export function activeScope(root: UiElement): UiElement {
+  return openDialogs(root).at(-1) ?? root
+}
+
+/** Elements of the active scope, in screen order, with the index of the whole window. */
+function scoped(index: TreeIndex, root: UiElement): UiElement[] {
+  const scope = activeScope(root)
+  return scope === root ? index.all : index.all.filter((e) => within(index, scope, e))
+}
+
+function within(index: TreeIndex, container: UiElement, element: UiElement): boolean {
+  for (let e: UiElement | undefined = element; e; e = index.parent.get(e)) if (e === container) return true
+  return false
+}
+
 export function readControls(root: UiElement): ScreenControl[] {
   const index = indexTree(root)
   const controls: ScreenControl[] = []
@@ -79,7 +99,7 @@ export function readControls(root: UiElement): ScreenControl[] {
   const usable = (e: UiElement) => !e.states.includes('disabled') && !e.states.includes('readonly')
   // Whether the driver reports HTML input types at all (older recordings and other drivers do not).
   const typedFacts = index.all.some((e) => e.inputType !== undefined)
-  for (const element of index.all) {
+  for (const element of scoped(index, root)) {
     if (inside.has(element) || !usable(element)) continue
     const base = { element, radios: [], required: element.states.includes('required') }
     const dateParts = nativeDateParts(element)
@@ -223,14 +243,20 @@ function namesOf(
   skipOwnName = false,
 ): { label: string; names: string[]; nameSources: Record<string, string> } {
   // "[F]" (a title giving the access key) names nothing a person would call the box.
-  const own = skipOwnName || placeholderLike(element) || !/\p{L}{2}/u.test(element.name) ? '' : element.name
+  // A name taken from a label ("Amount:", by a desktop app's label relation) without its colon.
+  const own =
+    skipOwnName || placeholderLike(element) || !/\p{L}{2}/u.test(element.name)
+      ? ''
+      : element.name.replace(/\s*[:*]+\s*$/, '') || element.name
   const hint = element.placeholder ?? (placeholderLike(element) ? element.name : '')
   const column = columnHeader(index, element)
   const row = rowLabel(index, element)
   // In a grid, the text before a cell's box belongs to the row or the previous column.
   const caption = column || row ? '' : captionBefore(index, element)
-  const label = own || caption || column || row || hint || element.automationId || element.role
-  const names = [own, caption, column, row, hint].filter((n) => n !== '')
+  // A dialog that asks for one thing ("Account name" with one box) names it by its title.
+  const titled = own || caption || column || row || hint ? '' : soleFieldTitle(index, element)
+  const label = own || caption || column || row || hint || titled || element.automationId || element.role
+  const names = [own, caption, column, row, hint, titled].filter((n) => n !== '')
   const nameSources: Record<string, string> = {}
   const source = (name: string, how: string) => {
     if (name && !(name in nameSources)) nameSources[name] = how
@@ -240,8 +266,19 @@ function namesOf(
   source(column, 'its column')
   source(row, 'its row')
   source(hint, 'its hint')
+  source(titled, 'the title of its dialog,')
   if (element.automationId) source(element.automationId, 'its id')
   return { label, names: withId(names.length ? names : [label], element), nameSources }
+}
+
+/** The title of the dialog the control is the only field of (a prompt for one value), else ''. */
+function soleFieldTitle(index: TreeIndex, element: UiElement): string {
+  const dialog = ancestors(index, element).find((a) => a.role === 'dialog' || a.role === 'alertdialog')
+  if (!dialog?.name.trim()) return ''
+  const fields = indexTree(dialog).all.filter(
+    (e) => CONTROL_ROLES.has(e.role) && !e.states.includes('disabled'),
+  )
+  return fields.length === 1 && fields[0] === element ? dialog.name.trim() : ''
 }
 
 function withId(names: string[], element: UiElement): string[] {
@@ -386,9 +423,12 @@ function together(index: TreeIndex, trio: ScreenControl[]): boolean {
   return a!.some((p) => p && b!.includes(p) && c!.includes(p))
 }
 
-/** Buttons, links, menu items and tabs a person could use to go somewhere, in screen order. */
+/**
+ * Buttons, links, menu items and tabs a person could use to go somewhere, in screen order (in
+ * the open modal dialog only, when there is one).
+ */
 export function actionElements(root: UiElement): UiElement[] {
-  return indexTree(root).all.filter(
+  return scoped(indexTree(root), root).filter(
     (e) => ACTION_ROLES.has(e.role) && e.name.trim() !== '' && !e.states.includes('disabled'),
   )
 }

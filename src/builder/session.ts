@@ -130,5 +130,8 @@ function isWorking(root: UiElement, baseline: UiElement | undefined): boolean {
     stack.push(...element.children)
   }
   const fresh = baseline ? appeared(baseline, root) : []
-  return fresh.some((e) => WORKING.test(e.name))
+  return fresh.some((e) => !ACTIONS.has(e.role) && WORKING.test(e.name))
 }
+
+/** Controls whose "…" says they open a dialog ("Accounts...", "Save As…"), not that the app is busy. */
+const ACTIONS = new Set(['button', 'link', 'menuitem', 'option', 'tab', 'treeitem'])

@@ -5,9 +5,11 @@ import { ancestors, type TreeIndex } from '../automation/element-tree.ts'
 import { indexTree } from '../automation/index.ts'
 import type { Selector, Step } from '../protocol/automation.ts'
 import type { UiElement } from '../protocol/elements.ts'
+import { isSearchBox } from './explore.ts'
 import { rivalsTask } from './explore-moves.ts'
 import { nextButton } from './pages.ts'
 import type { PromptReading } from './prompt.ts'
+import { readControls } from './screen.ts'
 import { designSelector } from './selector-design.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
 import { stems } from './words.ts'
@@ -29,6 +31,8 @@ const NOT_SUBMIT = new Set(
 )
 /** Controls a person uses to search: Enter in the box sends it when there is no button. */
 const SEARCHY = new Set(stems('search find query filter lookup'))
+/** A button that sends a search box, by its very words ("Show" is a synonym of "find", not a search button). */
+const SEARCH_BUTTON = /\b(search|find|filter|look ?up|query|go|ok|apply)\b/i
 
 /**
  * A button's plausibility as the submit, or undefined for one that surely is not (Cancel, Back).
@@ -58,11 +62,25 @@ export function buttonsNear(root: UiElement, fields: UiElement[]): UiElement[] {
 }
 
 /** Whether taking this button without asking is safe: a clear submit word, or the task's own words. */
-export function speaksForItself(name: string, reading: PromptReading): boolean {
+export function speaksForItself(name: string, reading: PromptReading, inDialog = false): boolean {
   const words = stems(name)
-  const clear = words.some((w) => SUBMIT.has(w) && !DOUBTFUL.has(w))
+  // A dialog's "OK" is how its fields are sent (a desktop app's record dialog, a modal form).
+  const clear = words.some((w) => SUBMIT.has(w) && (!DOUBTFUL.has(w) || (inDialog && DIALOG_SENDS.has(w))))
   const task = words.some((w) => reading.taskStems.includes(w) && !reading.names.includes(w))
   return clear || task
+}
+
+/** Doubtful words that are a dialog's affirmative button when the fields sit in that dialog. */
+const DIALOG_SENDS = new Set(stems('ok'))
+const DIALOG_ROLES = new Set(['dialog', 'alertdialog'])
+
+/** Every field sits in one modal dialog (or dialog-like window part): its buttons are the dialog's. */
+export function fieldsInDialog(root: UiElement, fields: UiElement[]): boolean {
+  if (fields.length === 0) return false
+  const index = indexTree(root)
+  const dialogOf = (e: UiElement) => ancestors(index, e).find((a) => DIALOG_ROLES.has(a.role))
+  const first = dialogOf(fields[0]!)
+  return first !== undefined && fields.every((f) => dialogOf(f) === first)
 }
 
 export interface SubmitChoice {
@@ -76,7 +94,7 @@ export async function chooseSubmit(
   fields: UiElement[],
   reading: PromptReading,
 ): Promise<SubmitChoice> {
-  const choice = await chooseButton(session, root, fields, reading)
+  const choice = await chooseButton(session, root, fields, reading, searchOnly(root, fields))
   if (choice)
     return {
       step: { kind: 'click', name: `Click “${choice.label}”`, target: choice.selector },
@@ -114,13 +132,34 @@ function enterTarget(fields: UiElement[]): UiElement | undefined {
   return searchy || boxes.length === 1 ? box : undefined
 }
 
+/**
+ * The fields are search boxes only (typed as search, or named "Search…" by their label or the
+ * text before them): a desktop app's filter box, which filters as it is typed into.
+ */
+function searchOnly(root: UiElement, fields: UiElement[]): boolean {
+  if (fields.length === 0) return false
+  const controls = readControls(root)
+  return fields.every((f) => isSearchBox(f) || controls.some((c) => c.element === f && c.shape === 'search'))
+}
+
 async function chooseButton(
   session: BuildSession,
   root: UiElement,
   fields: UiElement[],
   reading: PromptReading,
+  searching = false,
 ): Promise<{ selector: Selector; label: string } | undefined> {
-  const buttons = buttonsNear(root, fields)
+  const near = buttonsNear(root, fields)
+  // A search is sent by a button named for searching, or by Enter: a toolbar's "Show contact
+  // location" next to a filter box is no way to send it, whatever task words it shares.
+  const buttons = searching ? near.filter((b) => SEARCH_BUTTON.test(b.name)) : near
+  if (searching && buttons.length === 0) {
+    session.progress(
+      'submit',
+      'The fields are a search box and no button next to them is named for searching',
+    )
+    return undefined
+  }
   const scored = buttons
     .map((element) => ({ element, score: submitScore(element.name, reading) }))
     .filter((b): b is { element: UiElement; score: number } => b.score !== undefined)
@@ -138,13 +177,14 @@ async function chooseButton(
     },
   )
   const [first, second] = ranked
+  const inDialog = fieldsInDialog(root, fields)
   const pick = (element: UiElement, why: string) => {
     session.progress('submit', `The form is sent with “${element.name}” (${why})`, { button: element.name })
     return { selector: designSelector(root, element, `the “${element.name}” button`), label: element.name }
   }
   if (
     first &&
-    speaksForItself(first.element.name, reading) &&
+    speaksForItself(first.element.name, reading, inDialog) &&
     (!second || (first.score > 0 && first.score - second.score >= 0.5))
   )
     return pick(first.element, ranked.length === 1 ? 'the only one that can send it' : 'named like a submit')
@@ -162,7 +202,7 @@ async function chooseButton(
   if (first)
     session.progress(
       'submit',
-      `No button clearly sends the form (“${first.element.name}” ${speaksForItself(first.element.name, reading) ? 'ties with another' : 'may do something else'}); asking`,
+      `No button clearly sends the form (“${first.element.name}” ${speaksForItself(first.element.name, reading, inDialog) ? 'ties with another' : 'may do something else'}); asking`,
     )
   const answer = await session.ask({
     kind: 'choose_submit',

@@ -53,6 +53,8 @@ export const Fingerprint = Type.Union([
   /**
    * A control in the table row (or list item) that shows a value: "the Edit button of the row
    * whose e-mail is {{email}}". `rowText` matches any text in the row (contains, by default).
+   * With `column`, only what sits in that column of the row counts ("the Last name cell of the
+   * row showing {{firstName}}"), the column found by its header's text.
    */
   Type.Object({
     by: Type.Literal('inRow'),
@@ -61,6 +63,7 @@ export const Fingerprint = Type.Union([
     role: UiRole,
     name: Template,
     match: Type.Optional(TextMatch),
+    column: Type.Optional(Template),
   }),
 ])
 export type Fingerprint = Static<typeof Fingerprint>

@@ -1,19 +1,21 @@
-// A DesktopPort over a BrowserDriver in this process: the builder's desktop in tests, without a
-// server or an agent in between. `run` is the real runner, as an agent would execute it.
-import type { BrowserDriver } from '../../src/agent/drivers/browser/index.ts'
+// A DesktopPort over a driver in this process (the browser, or a native desktop's): the builder's
+// desktop in tests, without a server or an agent in between. `run` is the real runner, as an
+// agent would execute it.
 import { runAutomation } from '../../src/automation/index.ts'
 import type { DesktopPort } from '../../src/builder/contract.ts'
+import type { Driver } from '../../src/protocol/driver.ts'
+import type { WindowInfo } from '../../src/protocol/elements.ts'
 import type { StepRecord } from '../../src/protocol/messages.ts'
 
-export function localDesktop(driver: BrowserDriver, name = 'test-desktop'): DesktopPort & { runs: number } {
+export function localDesktop(driver: Driver, name = 'test-desktop'): DesktopPort & { runs: number } {
   const port = {
     name,
     runs: 0,
     listWindows: () => driver.listWindows(),
-    launch: (app: Parameters<BrowserDriver['launch']>[0]) => driver.launch(app),
-    navigate: (windowId: string, url: string) => driver.navigate(windowId, url),
+    launch: (app: Parameters<Driver['launch']>[0]) => driver.launch(app),
+    navigate: async (windowId: string, url: string) => (await driver.navigate(windowId, url)) as WindowInfo,
     snapshot: (windowId: string) => driver.snapshot(windowId),
-    act: (windowId: string, action: Parameters<BrowserDriver['act']>[1]) => driver.act(windowId, action),
+    act: (windowId: string, action: Parameters<Driver['act']>[1]) => driver.act(windowId, action),
     waitForChange: (windowId: string, timeoutMs: number) => driver.waitForChange(windowId, timeoutMs),
     async run(automation: Parameters<DesktopPort['run']>[0], input: Record<string, unknown>) {
       port.runs++

@@ -48,6 +48,8 @@ function fingerprintInWords(f: Fingerprint): string {
         ? `the text ${matched(f.text, f.match)}`
         : q(templateInWords(f.text))
     case 'inRow':
+      if (f.column !== undefined)
+        return `the ${q(templateInWords(f.column))} ${f.role} of the row showing ${q(templateInWords(f.rowText))}`
       return `${f.match && f.match !== 'exact' ? `the ${f.role} ${matched(f.name, f.match)}` : q(templateInWords(f.name))} in the row showing ${q(templateInWords(f.rowText))}`
     case 'automationId':
       return `#${f.ids.map(templateInWords).join(' › ')}`

@@ -34,10 +34,13 @@ def check_reachable(acc):
     app = safe(acc.get_application)
     if app is None or top is None:
         return
-    for dialog, _, dialog_states in app_windows(app):
-        if dialog.path != top.path and dialog_states.contains(S.MODAL):
-            title = safe(dialog.get_name, '') or 'a dialog'
-            raise Fail('BLOCKED_BY_DIALOG', f'The modal dialog "{title}" is open: act on it first')
+    # The app's latest modal window is the one on top (a dialog a dialog opened, "Account name"
+    # over "Manage Accounts"): it takes input, every other window of the app waits for it.
+    # Without a window manager no window is reliably 'active', so the order decides.
+    modals = [dialog for dialog, _, dialog_states in app_windows(app) if dialog_states.contains(S.MODAL)]
+    if modals and modals[-1].path != top.path:
+        title = safe(modals[-1].get_name, '') or 'a dialog'
+        raise Fail('BLOCKED_BY_DIALOG', f'The modal dialog "{title}" is open: act on it first')
 
 
 def action_names(acc):
@@ -105,6 +108,13 @@ def act_click(acc, action):
             return None
     if role == 'page tab' and select_child_of_parent(acc):
         return None
+    # A person's click when the control is on screen: GTK runs a button's or menu item's handler
+    # from the Action interface's idle callback, and a handler that runs a modal dialog
+    # (gtk_dialog_run: HomeBank's "Manage Accounts", its "Add transaction") then leaves the app
+    # unanswering on the accessibility bus until that dialog closes. X input has no such effect.
+    states = alive_state(acc)
+    if states is not None and states.contains(S.SHOWING) and rect(acc) and os.environ.get('DISPLAY') and X.has_xtest():
+        return synthetic_click(acc)
     if do_named_action(acc, CLICK_ACTIONS):
         return None
     return synthetic_click(acc)
@@ -126,6 +136,11 @@ def act_fill(acc, value):
         if states is not None and not states.contains(S.EDITABLE):
             raise Fail('UNSUPPORTED_ACTION', f'The {role} is read-only')
         if acc.set_text_contents(value):
+            # Apps that react to typing only (Osmo enables its OK on key presses) see a key too:
+            # End, which moves the caret and changes nothing.
+            if os.environ.get('DISPLAY') and X.has_xtest() and safe(acc.grab_focus, False):
+                raise_window_of(acc)
+                X.press_chord('End')
             return None
     if states is not None and states.contains(S.EDITABLE):
         # Editable without EditableText (or it refused): type like a user (select all, then the text).
@@ -247,6 +262,10 @@ def act_read(acc):
     if role == 'password text':
         text = ''
     result['text'] = text if text is not None and (text.strip() or not name) else name
+    if not result['text'].strip() and 'EditableText' not in ifaces:
+        # A container that only holds texts (a message box's title and message) reads as them,
+        # the way the snapshot shows it as one text.
+        result['text'] = ' '.join(shown_texts(acc)).strip()
     if 'Value' in ifaces and 'Text' not in ifaces:
         current = safe(acc.get_current_value)
         if current is not None:
@@ -260,6 +279,18 @@ def act_read(acc):
     if states is not None and (states.contains(S.CHECKABLE) or role in ('check box', 'radio button', 'toggle button', 'check menu item', 'radio menu item')):
         result['checked'] = is_checked(acc)
     return result
+
+
+def shown_texts(acc, depth=0):
+    """The names (else texts) of the showing elements inside, in the toolkit's order."""
+    out = []
+    for child in children_of(acc):
+        own = (safe(child.get_name, '') or '').strip() or ((text_of(child) or '').strip() if 'Text' in interfaces(child) else '')
+        if own:
+            out.append(' '.join(own.split()))
+        elif depth < 8:
+            out.extend(shown_texts(child, depth + 1))
+    return out
 
 
 def act_keys(acc, keys):
