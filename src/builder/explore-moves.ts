@@ -5,10 +5,11 @@
 import { ancestors, descendants, indexTree, type TreeIndex } from '../automation/element-tree.ts'
 import { renderSelector, resolveSelector } from '../automation/index.ts'
 import type { Selector } from '../protocol/automation.ts'
-import type { UiElement } from '../protocol/elements.ts'
+import type { Snapshot, UiElement } from '../protocol/elements.ts'
 import { escapeRegex } from './generalise.ts'
 import type { InputLeaf } from './input-leaves.ts'
 import { nameStems, type PromptReading } from './prompt.ts'
+import { activeScope } from './screen.ts'
 import { actionOf, splitWords, stems } from './words.ts'
 
 const LEAVING = new Set(
@@ -177,4 +178,26 @@ function safeUrl(href: string, base?: string): URL | undefined {
   } catch {
     return undefined
   }
+}
+
+/** A box for searching: typed as search, or named/hinted "Search…", "Find…", "Filter…", "Tag filter". */
+export function isSearchBox(element: UiElement): boolean {
+  if (element.inputType === 'search') return true
+  // "Search…", "Find orders", and a name that says it filters ("Tag filter:", "Filter by tag").
+  const name = `${element.placeholder ?? ''}`.trim() || element.name.trim()
+  return /^(search|find|filter|look ?up)\b/i.test(name) || /\bfilter\b/i.test(name)
+}
+
+/**
+ * The screen's title, open dialog, first heading or open tab names the task's object ("Select:
+ * products" for a product; a desktop app's "Contacts" tab or "Manage Accounts" dialog for an account).
+ */
+export function aboutObject(screen: Snapshot, reading: PromptReading): boolean {
+  const all = indexOf(screen.root).all
+  const heading = all.find((e) => e.role === 'heading')?.name ?? ''
+  const tabs = all.filter((e) => e.role === 'tab' && e.states.includes('selected')).map((e) => e.name)
+  const scope = activeScope(screen.root)
+  const dialog = scope === screen.root ? '' : scope.name
+  const words = new Set(stems(`${screen.window.title} ${dialog} ${heading} ${tabs.join(' ')}`))
+  return reading.object.some((o) => words.has(o))
 }

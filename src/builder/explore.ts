@@ -3,10 +3,10 @@
 // "Create a customer"), a few levels deep; every try starts from a freshly launched app, so the
 // path that worked is exactly the navigation a run will replay after its launch step.
 
-import { resolveSelector } from '../automation/index.ts'
 import type { AppSpec, Selector, Step } from '../protocol/automation.ts'
 import type { Snapshot, UiElement } from '../protocol/elements.ts'
-import { indexOf, moveScore, refusal, rowSelector } from './explore-moves.ts'
+import { actionKey, type PeekedMenu, peekMenus, scopeOf } from './explore-menus.ts'
+import { aboutObject, indexOf, isSearchBox, moveScore, refusal, rowSelector } from './explore-moves.ts'
 import { screenFitness } from './field-scores.ts'
 import type { InputLeaf } from './input-leaves.ts'
 import { performStep } from './observe.ts'
@@ -28,7 +28,7 @@ const MAX_DEPTH = 3
 /** Next-page clicks exploring may make looking for the sample's record (runs page further). */
 const MAX_PAGES_EXPLORED = 5
 
-interface Move {
+export interface Move {
   selector: Selector
   label: string
   /** Shows the next page of a paged list (not counted as depth; folded into the next move). */
@@ -36,17 +36,6 @@ interface Move {
   /** Opens a menu of the menu bar, on the way to one of its items (not counted as depth). */
   opensMenu?: boolean
 }
-
-/** A menu of the menu bar, opened once to see its items (a desktop app's "Manage › Accounts…"). */
-interface PeekedMenu {
-  menu: Move
-  /** The screen with the menu open, and the menu's items on it. */
-  open: UiElement
-  items: UiElement[]
-}
-
-/** Menus opened to look at their items on one screen; the rest are left closed. */
-const MAX_MENUS = 10
 
 /** A paged list's way to its next page: "Next page", "Next", "›", "Older entries". */
 const PAGER = /^(next( page)?|older( entries| posts)?|more results|›|»|>|→)$/i
@@ -88,20 +77,6 @@ export class NoFormFound extends BuildFailure {
 const FIND = actionOf('find')
 const DELETE = actionOf('delete')
 
-/** A box for searching: typed as search, or named/hinted "Search…", "Find…", "Filter…", "Tag filter". */
-export function isSearchBox(element: UiElement): boolean {
-  if (element.inputType === 'search') return true
-  // "Search…", "Find orders", and a name that says it filters ("Tag filter:", "Filter by tag").
-  const name = `${element.placeholder ?? ''}`.trim() || element.name.trim()
-  return /^(search|find|filter|look ?up)\b/i.test(name) || /\bfilter\b/i.test(name)
-}
-
-const actionKey = (e: UiElement) => `${e.role}\u0000${e.name}`
-/** Which part of the screen takes input: the open modal dialog's title, or '' for the window. */
-const scopeOf = (root: UiElement) => {
-  const scope = activeScope(root)
-  return scope === root ? '' : `${scope.role}\u0000${scope.name}\u0001`
-}
 const byPriority = (a: Candidate, b: Candidate) => b.priority - a.priority || a.order - b.order
 
 export async function explore(
@@ -269,7 +244,8 @@ export async function explore(
       }
       // The row of the sample's own record is the one to open; on a screen a move led to that is
       // about the task's object ("Manage Accounts"), its own actions are the likeliest way on.
-      const boost = inRow || (path.length > 0 && onTopic) ? 1 : 0
+      // When the sample's own row offers actions, those are the way (not the list's "Modify").
+      const boost = inRow || (path.length > 0 && onTopic && ownRow.size === 0) ? 1 : 0
       queue.push({ path, move, priority: (score + boost) * 0.8 ** depth(path), known: here, order: order++ })
     }
   }
@@ -386,84 +362,9 @@ function describe(what: string, fitness: number, leafCount: number): string {
 
 const round = (n: number) => Number(n.toFixed(2))
 
-/**
- * The screen's title, open dialog, first heading or open tab names the task's object ("Select:
- * products" for a product; a desktop app's "Contacts" tab or "Manage Accounts" dialog for an account).
- */
-function aboutObject(screen: Snapshot, reading: PromptReading): boolean {
-  const all = indexOf(screen.root).all
-  const heading = all.find((e) => e.role === 'heading')?.name ?? ''
-  const tabs = all.filter((e) => e.role === 'tab' && e.states.includes('selected')).map((e) => e.name)
-  const scope = activeScope(screen.root)
-  const dialog = scope === screen.root ? '' : scope.name
-  const words = new Set(stems(`${screen.window.title} ${dialog} ${heading} ${tabs.join(' ')}`))
-  return reading.object.some((o) => words.has(o))
-}
-
 /** How deep a path goes: turning a list's pages or opening a menu is not a step deeper into the app. */
 function depth(path: Move[]): number {
   return path.filter((m) => !m.pager && !m.opensMenu).length
-}
-
-/**
- * Opens each menu of the screen's menu bar that is new here, notes its items and closes it again
- * (Escape), so items named like the task ("Accounts…" under "Manage") can be tried like buttons.
- * Opening a menu changes nothing in the app; the screen is as it was afterwards.
- */
-async function peekMenus(session: BuildSession, screen: Snapshot, known: Set<string>): Promise<PeekedMenu[]> {
-  const index = indexOf(screen.root)
-  const scope = scopeOf(screen.root)
-  const menus = actionElements(screen.root).filter(
-    (e) =>
-      e.role === 'menuitem' &&
-      index.parent.get(e)?.role === 'menubar' &&
-      // A web menu bar's item that is a link goes somewhere: it is a move, not a menu to peek into.
-      !e.href &&
-      e.name.trim() !== '' &&
-      e.children.length === 0 &&
-      !e.states.includes('disabled') &&
-      !known.has(scope + actionKey(e)),
-  )
-  const peeked: PeekedMenu[] = []
-  let current = screen
-  for (const element of menus.slice(0, MAX_MENUS)) {
-    const menu: Move = {
-      selector: designSelector(screen.root, element, `the “${element.name}” menu`),
-      label: element.name,
-      opensMenu: true,
-    }
-    await session.act(menu.selector, { kind: 'click' })
-    const open = await session.settle(current.root)
-    const found = resolveSelector(open.root, menu.selector)
-    const items =
-      found.status === 'found'
-        ? indexOf(found.element).all.filter(
-            (e) => e !== found.element && e.role === 'menuitem' && e.name.trim(),
-          )
-        : []
-    peeked.push({ menu, open: open.root, items })
-    await session.desktop('Closing a menu', () =>
-      session.port.act(session.windowId, { kind: 'keys', keys: 'Escape' }),
-    )
-    current = await session.settle(open.root)
-  }
-  if (peeked.length)
-    session.progress(
-      'explore',
-      `Opened the menus to see their items: ${peeked
-        .map(
-          (p) =>
-            `“${p.menu.label}” (${
-              p.items
-                .map((i) => i.name)
-                .slice(0, 12)
-                .join(', ') || 'empty'
-            })`,
-        )
-        .join('; ')}`,
-      { menus: Object.fromEntries(peeked.map((p) => [p.menu.label, p.items.map((i) => i.name)])) },
-    )
-  return peeked
 }
 
 /**

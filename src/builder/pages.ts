@@ -3,7 +3,7 @@
 // page's own "Next"; the last page (no Next) gets the rest, with questions for anything unsure.
 import type { Step } from '../protocol/automation.ts'
 import type { Snapshot, UiElement } from '../protocol/elements.ts'
-import { isSearchBox } from './explore.ts'
+import { isSearchBox } from './explore-moves.ts'
 import { assignFields } from './field-scores.ts'
 import type { InputLeaf } from './input-leaves.ts'
 import { type FieldStep, mapFields } from './map-fields.ts'

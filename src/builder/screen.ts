@@ -6,6 +6,7 @@
 import { openDialogs } from '../automation/conditions.ts'
 import { ancestors, indexTree, type TreeIndex } from '../automation/element-tree.ts'
 import type { UiElement, UiRole } from '../protocol/elements.ts'
+import { mergeDateParts } from './screen-date-parts.ts'
 import { type DatePart, datePartOf, datePattern, partFilter, partOfOptions } from './value-adapters.ts'
 
 export type ControlKind = 'text' | 'select' | 'checkbox' | 'radio-group' | 'date' | 'date-parts'
@@ -183,7 +184,7 @@ export function readControls(root: UiElement): ScreenControl[] {
     })
   }
   controls.sort((a, b) => index.order.get(a.element)! - index.order.get(b.element)!)
-  const merged = mergeDateParts(index, controls)
+  const merged = mergeDateParts(index, controls, (e) => captionBefore(index, e))
   const seen = new Map<string, number>()
   for (const control of merged) {
     const base =
@@ -364,63 +365,6 @@ function columnHeader(index: TreeIndex, element: UiElement): string {
   )
   const headers = headerRow?.children.filter((c) => c.role === 'columnheader' || c.role === 'cell') ?? []
   return headers[column]?.name.trim() ?? ''
-}
-
-/**
- * Three boxes or lists side by side for the day, month and year of one date (in any order)
- * become one `date-parts` control named by the caption before the group ("Visit date").
- */
-function mergeDateParts(index: TreeIndex, controls: ScreenControl[]): ScreenControl[] {
-  const out: ScreenControl[] = []
-  for (let i = 0; i < controls.length; i++) {
-    const trio = controls.slice(i, i + 3)
-    const parts = trio.length === 3 ? trio.map(partOf) : []
-    const kinds = new Set(parts)
-    if (kinds.size === 3 && !kinds.has(undefined) && together(index, trio)) {
-      const first = trio[0]!
-      const caption = captionBefore(index, first.element)
-      const label = caption || trio.map((c) => c.label).join(' / ')
-      out.push({
-        key: '',
-        kind: 'date-parts',
-        element: first.element,
-        radios: [],
-        label,
-        names: caption ? [caption] : [label],
-        nameSources: caption ? { [caption]: 'the text before it,' } : {},
-        options: [],
-        required: trio.some((c) => c.required),
-        shape: 'date',
-        parts: trio.map((c, n) => ({
-          part: parts[n]!,
-          element: c.element,
-          kind: c.kind === 'select' ? 'select' : 'text',
-          options: c.options,
-          filter: partFilter(parts[n]!, c.options, c.element.placeholder ?? c.element.name),
-        })),
-      })
-      i += 2
-      continue
-    }
-    out.push(controls[i]!)
-  }
-  return out
-}
-
-function partOf(control: ScreenControl): DatePart | undefined {
-  if (control.kind !== 'select' && control.kind !== 'text') return undefined
-  const named = [control.element.name, control.element.placeholder ?? '', control.element.automationId ?? '']
-  return named.map(datePartOf).find(Boolean) ?? partOfOptions(control.options)
-}
-
-/** Parts of one date share a container (their parent, or its parent for wrapped boxes). */
-function together(index: TreeIndex, trio: ScreenControl[]): boolean {
-  const near = (c: ScreenControl) => {
-    const parent = index.parent.get(c.element)
-    return [parent, parent && index.parent.get(parent)]
-  }
-  const [a, b, c] = trio.map(near)
-  return a!.some((p) => p && b!.includes(p) && c!.includes(p))
 }
 
 /**

@@ -1,0 +1,66 @@
+// Day, month and year boxes side by side read as one date control (see screen.ts).
+import type { TreeIndex } from '../automation/element-tree.ts'
+import type { UiElement } from '../protocol/elements.ts'
+import type { ScreenControl } from './screen.ts'
+import { type DatePart, datePartOf, partFilter, partOfOptions } from './value-adapters.ts'
+
+/**
+ * Three boxes or lists side by side for the day, month and year of one date (in any order)
+ * become one `date-parts` control named by the caption before the group ("Visit date").
+ */
+export function mergeDateParts(
+  index: TreeIndex,
+  controls: ScreenControl[],
+  captionOf: (element: UiElement) => string,
+): ScreenControl[] {
+  const out: ScreenControl[] = []
+  for (let i = 0; i < controls.length; i++) {
+    const trio = controls.slice(i, i + 3)
+    const parts = trio.length === 3 ? trio.map(partOf) : []
+    const kinds = new Set(parts)
+    if (kinds.size === 3 && !kinds.has(undefined) && together(index, trio)) {
+      const first = trio[0]!
+      const caption = captionOf(first.element)
+      const label = caption || trio.map((c) => c.label).join(' / ')
+      out.push({
+        key: '',
+        kind: 'date-parts',
+        element: first.element,
+        radios: [],
+        label,
+        names: caption ? [caption] : [label],
+        nameSources: caption ? { [caption]: 'the text before it,' } : {},
+        options: [],
+        required: trio.some((c) => c.required),
+        shape: 'date',
+        parts: trio.map((c, n) => ({
+          part: parts[n]!,
+          element: c.element,
+          kind: c.kind === 'select' ? 'select' : 'text',
+          options: c.options,
+          filter: partFilter(parts[n]!, c.options, c.element.placeholder ?? c.element.name),
+        })),
+      })
+      i += 2
+      continue
+    }
+    out.push(controls[i]!)
+  }
+  return out
+}
+
+function partOf(control: ScreenControl): DatePart | undefined {
+  if (control.kind !== 'select' && control.kind !== 'text') return undefined
+  const named = [control.element.name, control.element.placeholder ?? '', control.element.automationId ?? '']
+  return named.map(datePartOf).find(Boolean) ?? partOfOptions(control.options)
+}
+
+/** Parts of one date share a container (their parent, or its parent for wrapped boxes). */
+function together(index: TreeIndex, trio: ScreenControl[]): boolean {
+  const near = (c: ScreenControl) => {
+    const parent = index.parent.get(c.element)
+    return [parent, parent && index.parent.get(parent)]
+  }
+  const [a, b, c] = trio.map(near)
+  return a!.some((p) => p && b!.includes(p) && c!.includes(p))
+}
