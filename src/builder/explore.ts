@@ -11,11 +11,11 @@ import { screenFitness } from './field-scores.ts'
 import type { InputLeaf } from './input-leaves.ts'
 import { performStep } from './observe.ts'
 import type { PromptReading } from './prompt.ts'
-import { actionElements, activeScope, readControls } from './screen.ts'
+import { actionElements, readControls } from './screen.ts'
 import { designSelector } from './selector-design.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
 import { replaySignIn, signIn } from './sign-in.ts'
-import { actionOf, stems } from './words.ts'
+import { actionOf } from './words.ts'
 
 /** A screen this good takes the sample as it is. */
 const GOOD = 0.75
