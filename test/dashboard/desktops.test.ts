@@ -133,7 +133,7 @@ describe('desktops page with real agents', () => {
     expect(html).toContain('<h2>front-desk-1</h2>')
     expect(html).toContain('badge-online')
     expect(html).toContain('<dd>linux</dd>')
-    expect(html).toContain('<dd>browser</dd>')
+    expect(html).toContain('<dd>browser — web apps (Chromium/Edge)</dd>')
     expect(html).toContain(`<dd>${getDesktop(s.ctx, desktopId)!.agentVersion}</dd>`)
     expect(html).toContain(`data-preview="${desktopId}"`)
     expect(html).toContain('Connect a desktop')

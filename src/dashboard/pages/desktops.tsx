@@ -94,10 +94,7 @@ function DesktopItem({ d, admin, signedIn }: { d: DesktopCard; admin: boolean; s
         </div>
         <div>
           <dt>Driver</dt>
-          <dd>
-            {d.driver}
-            {drives(d.driver) ? ` — ${drives(d.driver)}` : ''}
-          </dd>
+          <dd>{[d.driver, drives(d.driver)].filter(Boolean).join(' — ')}</dd>
         </div>
         <div>
           <dt>Agent</dt>
