@@ -20,6 +20,7 @@ import type {
 import { PROTOCOL_VERSION } from '../protocol/messages.ts'
 import { encodePreviewFrame } from '../protocol/preview-frame.ts'
 import { AgentConnection } from './connection.ts'
+import { Recorder } from './recorder.ts'
 import type { StateStore } from './state-store.ts'
 
 export type RunAutomation = (
@@ -48,6 +49,8 @@ export interface AgentOptions {
 const platform = (): Hello['platform'] =>
   process.platform === 'win32' ? 'windows' : process.platform === 'darwin' ? 'darwin' : 'linux'
 
+const RECORDER_METHODS = new Set(['recordStart', 'recordStatus', 'recordStop', 'input'])
+
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64')
 
 /** A live preview being captured; `ended` drops a frame still being captured when it stops. */
@@ -66,8 +69,10 @@ export class Agent {
   #name: string
   #busy?: { runId: string; abort: AbortController }
   #preview?: Preview
+  readonly #recorder: Recorder
 
   constructor(private readonly opts: AgentOptions) {
+    this.#recorder = new Recorder(opts.driver, opts.log)
     const saved = opts.state.loadCredential(opts.server)
     this.#name = opts.name ?? saved?.name ?? hostname()
     this.connection = new AgentConnection({
@@ -92,6 +97,7 @@ export class Agent {
 
   async stop(): Promise<void> {
     this.#endPreview()
+    await this.#recorder.discard()
     this.#busy?.abort.abort()
     this.connection.stop()
     await this.opts.driver.stop()
@@ -145,8 +151,12 @@ export class Agent {
 
   async #rpc(id: string, method: string, params: unknown[]): Promise<void> {
     try {
-      const driver = this.opts.driver as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>
-      let result = await driver[method]!.apply(this.opts.driver, params)
+      // "Show me" calls go to the recorder; the rest map onto the driver.
+      const target = RECORDER_METHODS.has(method) ? this.#recorder : this.opts.driver
+      const call = (target as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]
+      if (typeof call !== 'function')
+        throw new DriverError('UNSUPPORTED_ACTION', `the ${this.opts.driver.kind} driver has no ${method}`)
+      let result = await call.apply(target, params)
       if (result instanceof Uint8Array) result = b64(result)
       this.connection.send({ type: 'rpc.result', id, ok: true, result })
     } catch (err) {

@@ -5,6 +5,7 @@ import type { AppSpec, Automation, Outcome } from '../protocol/automation.ts'
 import type { ActionResult, ElementAction, Snapshot, WindowInfo } from '../protocol/elements.ts'
 import type { RunOutcome, StepRecord } from '../protocol/messages.ts'
 import type { Question, QuestionKind } from '../protocol/questions.ts'
+import type { Recording } from '../protocol/recording.ts'
 
 /** The desktop as the builder sees it: the Driver's calls plus "run this automation for real". */
 export interface DesktopPort {
@@ -27,6 +28,8 @@ export interface BuildIO {
   progress(stage: string, message: string, data?: Record<string, unknown>): void
   /** Asks the person teaching and waits for the answer (already validated against the options). */
   ask(question: Question): Promise<string | string[]>
+  /** A finished recording submitted as the answer to a `demonstrate` question (absent: the build cannot be shown). */
+  recording?(recordingId: string): Promise<Recording>
 }
 
 export interface SampleSpec {
@@ -63,6 +66,8 @@ export interface BuildRequest {
   secrets?: Record<string, string>
   /** The job's route, for messages that tell the person which command to run. */
   route?: { method: string; path: string }
+  /** The teach call asked to be shown (`"deskhook": {"demonstrate": true}`): ask `demonstrate` up front. */
+  demonstrate?: boolean
 }
 
 export type BuildResult =

@@ -5,6 +5,7 @@
 import type { AppSpec } from './automation.ts'
 import type { ActionResult, ElementAction, Snapshot, WindowInfo } from './elements.ts'
 import type { DriverKind } from './messages.ts'
+import type { InputEvent, RemoteInput } from './recording.ts'
 
 export type DriverErrorCode =
   /** The ref is from an older snapshot or its node is gone: take a new snapshot. */
@@ -88,6 +89,18 @@ export interface Driver {
    * a condition by re-checking it after every change, with their own deadline, instead of sleeping.
    */
   waitForChange(windowId: string, timeoutMs: number): Promise<ChangeResult>
+
+  /**
+   * "Show me": reports what a person does in the window (clicks, typed values, options chosen,
+   * keys, navigations) as InputEvents until the returned stop function is called. A password
+   * field's value is never reported (`secret: true`). Optional: a driver without it cannot record.
+   */
+  watchInput?(windowId: string, onEvent: (event: InputEvent) => void): Promise<() => Promise<void>>
+  /**
+   * Performs input from a remote viewer (the dashboard's live preview) as a person's would be:
+   * real pointer and keyboard events at window coordinates, never a call on the element.
+   */
+  input?(windowId: string, input: RemoteInput): Promise<void>
 }
 
 /**

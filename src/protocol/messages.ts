@@ -70,6 +70,11 @@ export const RPC_METHODS = [
   'act',
   'screenshot',
   'waitForChange',
+  // "Show me" (src/protocol/recording.ts): served by the agent's Recorder, not the driver.
+  'recordStart',
+  'recordStatus',
+  'recordStop',
+  'input',
 ] as const
 export const RpcMethod = Type.Union(RPC_METHODS.map((m) => Type.Literal(m)))
 export type RpcMethod = Static<typeof RpcMethod>

@@ -8,6 +8,11 @@ export type QuestionKind =
   | 'choose_submit'
   | 'choose_outputs'
   | 'free_text'
+  /**
+   * "Show me": the builder cannot find its way and asks the person to do the task once on the
+   * desktop while it records; the answer is a recording id (src/protocol/recording.ts).
+   */
+  | 'demonstrate'
 
 /** A question as the builder asks it; the builds table adds its id. */
 export interface Question {
@@ -16,4 +21,6 @@ export interface Question {
   text: string
   options: { value: string; label: string }[]
   multiple: boolean
+  /** `demonstrate`: the window to record in (the app's window, as the builder left it). */
+  windowId?: string
 }

@@ -10,6 +10,7 @@ import type {
   UiElement,
   WindowInfo,
 } from '../../../protocol/elements.ts'
+import type { InputEvent, RemoteInput } from '../../../protocol/recording.ts'
 import { performOnNode } from './actions.ts'
 import { mapAxTree } from './ax-tree.ts'
 import { CdpConnection, CdpSession } from './cdp-connection.ts'
@@ -23,6 +24,7 @@ import {
   resolveDevtoolsUrl,
 } from './launch-browser.ts'
 import type { PageTarget } from './page-target.ts'
+import { performRemoteInput, watchPageInput } from './recording.ts'
 import { originOf, TabRegistry } from './tab-registry.ts'
 import { settle } from './waiting.ts'
 
@@ -334,6 +336,15 @@ export class BrowserDriver implements Driver {
     const result = page.changeSeq !== page.seenSeq ? 'changed' : await page.nextChange(timeoutMs)
     page.seenSeq = page.changeSeq
     return result
+  }
+
+  /** One recorder per window: watching a window again stops the earlier watcher. */
+  async watchInput(windowId: string, onEvent: (event: InputEvent) => void): Promise<() => Promise<void>> {
+    return watchPageInput(await this.registry().page(windowId), onEvent)
+  }
+
+  async input(windowId: string, input: RemoteInput): Promise<void> {
+    await performRemoteInput(await this.registry().page(windowId), input)
   }
 
   private registry(): TabRegistry {

@@ -1,0 +1,213 @@
+// "Show me" on the agent: while a build's `demonstrate` question is open, the server asks the
+// agent to record one window. The driver reports what the person does (Driver.watchInput); the
+// recorder numbers the events, notes the screen each was made on (a snapshot taken whenever the
+// window settles) and a screenshot after each burst of actions, and hands the whole Recording
+// over when the server stops it. One recording at a time; values typed into password fields
+// never reach it (the driver reports `secret: true` without the value).
+import type { Logger } from '../lib/logger.ts'
+import { type Driver, DriverError } from '../protocol/driver.ts'
+import type { Snapshot, WindowInfo } from '../protocol/elements.ts'
+import type {
+  InputEvent,
+  RecordedAction,
+  Recording,
+  RecordingStatus,
+  RemoteInput,
+} from '../protocol/recording.ts'
+
+/** How long the window must stay unchanged to count as settled before a snapshot is taken. */
+const QUIET_MS = 300
+/** The most one settle waits for quiet (an animated page never is). */
+const SETTLE_MAX_MS = 3_000
+/** How many recent actions the status lists. */
+const RECENT = 5
+
+interface Session {
+  windowId: string
+  window: WindowInfo
+  startedAt: Date
+  t0: number
+  actions: RecordedAction[]
+  snapshots: Snapshot[]
+  /** Actions since the last screenshot: the next settled screen is theirs. */
+  pending: RecordedAction[]
+  stopWatching: () => Promise<void>
+  /** The settle loop; resolves once it has seen `ended`. */
+  loop: Promise<void>
+  ended: boolean
+  /** Set by an event: the window has to be read again even if no change event came. */
+  dirty: boolean
+}
+
+export class Recorder {
+  #session?: Session
+
+  constructor(
+    private readonly driver: Driver,
+    private readonly log: Logger,
+  ) {}
+
+  get recording(): boolean {
+    return this.#session !== undefined
+  }
+
+  async recordStart(windowId: string): Promise<RecordingStatus> {
+    const watch = this.driver.watchInput?.bind(this.driver)
+    if (!watch)
+      throw new DriverError(
+        'UNSUPPORTED_ACTION',
+        `the ${this.driver.kind} driver cannot record demonstrations`,
+      )
+    // A recording the server lost track of (it restarted, the question was cancelled) is dropped.
+    if (this.#session) await this.#end(this.#session)
+    const window = (await this.driver.listWindows()).find((w) => w.id === windowId)
+    if (!window) throw new DriverError('WINDOW_NOT_FOUND', `no window ${windowId} on this desktop`)
+    const first = await this.driver.snapshot(windowId)
+    const session: Session = {
+      windowId,
+      window,
+      startedAt: new Date(),
+      t0: performance.now(),
+      actions: [],
+      snapshots: [first],
+      pending: [],
+      stopWatching: async () => {},
+      loop: Promise.resolve(),
+      ended: false,
+      dirty: false,
+    }
+    this.#session = session
+    session.stopWatching = await watch(windowId, (event) => this.#record(session, event))
+    session.loop = this.#settleLoop(session)
+    this.log.info({ windowId }, 'recording started')
+    return this.recordStatus()
+  }
+
+  recordStatus(): RecordingStatus {
+    const s = this.#session
+    if (!s) return { recording: false, actions: 0, recent: [] }
+    return {
+      recording: true,
+      windowId: s.windowId,
+      actions: s.actions.length,
+      recent: s.actions.slice(-RECENT).map(describeAction),
+    }
+  }
+
+  async recordStop(): Promise<Recording> {
+    const s = this.#session
+    if (!s) throw new DriverError('PROTOCOL_ERROR', 'nothing is being recorded on this desktop')
+    await this.#end(s)
+    // The screen after the last action, once it settled, closes the recording.
+    await this.#settle(s.windowId)
+    await this.#capture(s).catch((err) =>
+      this.log.warn({ err }, 'the last screen of the recording was not read'),
+    )
+    this.log.info({ windowId: s.windowId, actions: s.actions.length }, 'recording stopped')
+    return {
+      window: s.window,
+      startedAt: s.startedAt.toISOString(),
+      endedAt: new Date().toISOString(),
+      actions: s.actions,
+      snapshots: s.snapshots,
+    }
+  }
+
+  /** Input from the dashboard's preview, performed by the driver as a person's would be. */
+  async input(windowId: string, input: RemoteInput): Promise<void> {
+    if (!this.driver.input)
+      throw new DriverError('UNSUPPORTED_ACTION', `the ${this.driver.kind} driver cannot take remote input`)
+    await this.driver.input(windowId, input)
+  }
+
+  /** Ends a recording without handing it over (the agent stops). */
+  async discard(): Promise<void> {
+    if (this.#session) await this.#end(this.#session)
+  }
+
+  async #end(s: Session): Promise<void> {
+    if (this.#session === s) this.#session = undefined
+    if (s.ended) return
+    s.ended = true
+    await s.stopWatching().catch((err) => this.log.warn({ err }, 'stopping the input watch failed'))
+    await s.loop
+  }
+
+  #record(s: Session, event: InputEvent): void {
+    if (s.ended) return
+    const action: RecordedAction = {
+      ...event,
+      seq: s.actions.length + 1,
+      atMs: Math.round(performance.now() - s.t0),
+      before: s.snapshots.length - 1,
+    }
+    // Counts and kinds only: what was typed stays out of the log.
+    this.log.debug({ seq: action.seq, kind: action.kind }, 'recorded')
+    s.actions.push(action)
+    s.pending.push(action)
+    s.dirty = true
+  }
+
+  /** Reads the window again each time it settles after a change or an action. */
+  async #settleLoop(s: Session): Promise<void> {
+    while (!s.ended) {
+      const change = await this.driver.waitForChange(s.windowId, 500).catch(() => 'timeout' as const)
+      if (s.ended) break
+      if (change !== 'changed' && !s.dirty) continue
+      await this.#settle(s.windowId)
+      if (s.ended) break
+      await this.#capture(s).catch((err) => this.log.debug({ err }, 'a screen during recording was not read'))
+    }
+  }
+
+  /** Waits until the window has been quiet for QUIET_MS (at most SETTLE_MAX_MS). */
+  async #settle(windowId: string): Promise<void> {
+    const deadline = performance.now() + SETTLE_MAX_MS
+    while (performance.now() < deadline) {
+      const change = await this.driver.waitForChange(windowId, QUIET_MS).catch(() => 'timeout' as const)
+      if (change === 'timeout') return
+    }
+  }
+
+  /** Notes the settled screen (when it differs from the last one) and the pending actions' screenshot. */
+  async #capture(s: Session): Promise<void> {
+    s.dirty = false
+    const snapshot = await this.driver.snapshot(s.windowId)
+    const last = s.snapshots.at(-1)
+    if (!last || !sameScreen(last, snapshot)) s.snapshots.push(snapshot)
+    const pending = s.pending.splice(0)
+    const latest = pending.at(-1)
+    if (!latest) return
+    try {
+      latest.screenshot = Buffer.from(await this.driver.screenshot(s.windowId)).toString('base64')
+    } catch (err) {
+      this.log.debug({ err }, 'no screenshot for a recorded action')
+    }
+  }
+}
+
+/** Refs differ between snapshots of the same screen: compare what a person would see. */
+function sameScreen(a: Snapshot, b: Snapshot): boolean {
+  const strip = (s: Snapshot) =>
+    JSON.stringify(s.root, (key, value) => (key === 'ref' || key === 'bounds' ? undefined : value))
+  return a.window.title === b.window.title && a.window.url === b.window.url && strip(a) === strip(b)
+}
+
+/** An action in words, for the dashboard's list while recording. */
+export function describeAction(a: RecordedAction): string {
+  const what = a.target ? `“${a.target.name || a.target.role}” ${a.target.role}` : 'the window'
+  switch (a.kind) {
+    case 'click':
+      return `Clicked the ${what}`
+    case 'input':
+      return a.secret ? `Typed a secret into the ${what}` : `Typed “${a.value ?? ''}” into the ${what}`
+    case 'select':
+      return `Chose “${a.value ?? ''}” in the ${what}`
+    case 'check':
+      return `${a.value === 'false' ? 'Cleared' : 'Ticked'} the ${what}`
+    case 'key':
+      return `Pressed ${a.key ?? 'a key'}${a.target ? ` in the ${what}` : ''}`
+    case 'navigate':
+      return `Went to ${a.url ?? 'another page'}`
+  }
+}

@@ -1,0 +1,110 @@
+// The agent's Recorder over the real browser driver and Chromium: actions are numbered in order,
+// each names the screen (snapshot) it was made on, bursts get a screenshot once the window
+// settles, the last screen closes the recording, and a password never reaches it.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import { BrowserDriver } from '../../../src/agent/drivers/browser/index.ts'
+import { describeAction, Recorder } from '../../../src/agent/recorder.ts'
+import { createLogger } from '../../../src/lib/logger.ts'
+import type { UiElement } from '../../../src/protocol/elements.ts'
+import { eventually } from '../../helpers/cli.ts'
+
+const PAGES = join(import.meta.dir, 'pages')
+const PASSWORD = 'Zr8#pLq2Wd'
+
+let server: ReturnType<typeof Bun.serve>
+let driver: BrowserDriver
+let base: string
+const logged: string[] = []
+
+const html = (body: string) => new Response(body, { headers: { 'content-type': 'text/html; charset=utf-8' } })
+
+beforeAll(async () => {
+  server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    async fetch(request) {
+      const { pathname } = new URL(request.url)
+      if (pathname === '/sign-in') return html(await Bun.file(join(PAGES, 'sign-in.html')).text())
+      if (pathname === '/welcome') {
+        if (request.method === 'POST') await request.text()
+        return html('<!doctype html><title>Welcome</title><h1>Welcome</h1>')
+      }
+      return new Response(null, { status: 404 })
+    },
+  })
+  base = `http://127.0.0.1:${server.port}`
+  driver = new BrowserDriver()
+  await driver.start()
+})
+
+afterAll(async () => {
+  await driver?.stop()
+  await server?.stop(true)
+})
+
+const flat = (e: UiElement): UiElement[] => [e, ...e.children.flatMap(flat)]
+
+describe('the agent recorder', () => {
+  test('a sign-in shown once: ordered actions, their screens, screenshots, and no password anywhere', async () => {
+    const log = createLogger({
+      level: 'debug',
+      format: 'json',
+      destination: { write: (line: string) => void logged.push(line) } as unknown as NodeJS.WritableStream,
+    })
+    const recorder = new Recorder(driver, log)
+    const { id } = await driver.launch({ url: `${base}/sign-in` })
+    const status = await recorder.recordStart(id)
+    expect(status).toMatchObject({ recording: true, windowId: id, actions: 0 })
+
+    const at = async (role: string, name: string) => {
+      const e = flat((await driver.snapshot(id)).root).find((x) => x.role === role && x.name === name)
+      if (!e?.bounds) throw new Error(`no ${role} “${name}”`)
+      return { x: e.bounds.x + e.bounds.width / 2, y: e.bounds.y + e.bounds.height / 2 }
+    }
+    const boxes = flat((await driver.snapshot(id)).root).filter((e) => e.role === 'textbox')
+    const [user, password] = [boxes[0]!, boxes[1]!]
+    await recorder.input(id, { kind: 'click', x: user.bounds!.x + 5, y: user.bounds!.y + 5 })
+    await recorder.input(id, { kind: 'type', text: 'ada' })
+    await recorder.input(id, { kind: 'click', x: password.bounds!.x + 5, y: password.bounds!.y + 5 })
+    await recorder.input(id, { kind: 'type', text: PASSWORD })
+    await recorder.input(id, { kind: 'click', ...(await at('button', 'Sign in')) })
+    await eventually(async () => (await driver.listWindows()).find((w) => w.id === id)?.title === 'Welcome')
+    await eventually(async () =>
+      recorder.recordStatus().recent.some((r) => r.startsWith('Clicked the “Sign in”')),
+    )
+
+    const recording = await recorder.recordStop()
+    expect(recorder.recordStatus()).toEqual({ recording: false, actions: 0, recent: [] })
+    expect(recording.actions.map((a) => a.seq)).toEqual(recording.actions.map((_, i) => i + 1))
+    expect(recording.actions.map((a) => a.kind)).toContain('input')
+    const secret = recording.actions.filter((a) => a.secret)
+    expect(secret.length).toBeGreaterThan(0)
+    expect(secret.every((a) => a.value === undefined)).toBe(true)
+    // Each action names a screen that exists; the one after the click is the last, "Welcome".
+    for (const a of recording.actions) expect(a.before).toBeLessThan(recording.snapshots.length)
+    expect(recording.snapshots[0]!.window.title).not.toBe('Welcome')
+    expect(recording.snapshots.at(-1)!.window.title).toBe('Welcome')
+    const signIn = recording.actions.find((a) => a.kind === 'click' && a.target?.name === 'Sign in')!
+    expect(recording.snapshots[signIn.before]!.window.title).not.toBe('Welcome')
+    // Bursts end with a screenshot (JPEG).
+    const shots = recording.actions.filter((a) => a.screenshot)
+    expect(shots.length).toBeGreaterThan(0)
+    expect(Buffer.from(shots.at(-1)!.screenshot!, 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]))
+    // The password is nowhere: not in the recording, not in the words, not in the log.
+    const everything =
+      JSON.stringify(recording) + recording.actions.map(describeAction).join('\n') + logged.join('')
+    expect(everything).not.toContain(PASSWORD)
+    expect(everything).not.toContain(PASSWORD.slice(0, 4))
+    expect(recording.actions.map(describeAction)).toContain('Typed a secret into the “Password” textbox')
+  }, 60_000)
+
+  test('stopping with nothing recorded is an error; a second start replaces the first', async () => {
+    const recorder = new Recorder(driver, createLogger({ level: 'silent', format: 'json' }))
+    await expect(recorder.recordStop()).rejects.toThrow('nothing is being recorded')
+    const { id } = await driver.launch({ url: `${base}/sign-in` })
+    await recorder.recordStart(id)
+    await recorder.recordStart(id)
+    expect((await recorder.recordStop()).actions).toEqual([])
+  }, 30_000)
+})
