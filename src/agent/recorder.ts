@@ -19,6 +19,8 @@ import type {
 const QUIET_MS = 300
 /** The most one settle waits for quiet (an animated page never is). */
 const SETTLE_MAX_MS = 3_000
+/** Bytes of JSON a recording may take, well under the hub's 8 MB frame. */
+export const RECORDING_BUDGET = 6 * 1024 * 1024
 /** How many recent actions the status lists. */
 const RECENT = 5
 
@@ -104,13 +106,14 @@ export class Recorder {
       this.log.warn({ err }, 'the last screen of the recording was not read'),
     )
     this.log.info({ windowId: s.windowId, actions: s.actions.length }, 'recording stopped')
-    return {
+    const recording: Recording = {
       window: s.window,
       startedAt: s.startedAt.toISOString(),
       endedAt: new Date().toISOString(),
       actions: s.actions,
       snapshots: s.snapshots,
     }
+    return withinFrame(recording)
   }
 
   /** Input from the dashboard's preview, performed by the driver as a person's would be. */
@@ -184,6 +187,21 @@ export class Recorder {
       this.log.debug({ err }, 'no screenshot for a recorded action')
     }
   }
+}
+
+/**
+ * The recording goes to the server in one message, which the hub caps (MAX_AGENT_FRAME, 8 MB):
+ * a long demonstration gives up its oldest screenshots first, never its actions or screens.
+ */
+export function withinFrame(recording: Recording): Recording {
+  let size = JSON.stringify(recording).length
+  for (const action of recording.actions) {
+    if (size <= RECORDING_BUDGET) break
+    if (!action.screenshot) continue
+    size -= action.screenshot.length
+    delete action.screenshot
+  }
+  return recording
 }
 
 /** Refs differ between snapshots of the same screen: compare what a person would see. */

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { BrowserDriver } from '../../../src/agent/drivers/browser/index.ts'
-import { describeAction, Recorder } from '../../../src/agent/recorder.ts'
+import { describeAction, RECORDING_BUDGET, Recorder, withinFrame } from '../../../src/agent/recorder.ts'
 import { createLogger } from '../../../src/lib/logger.ts'
 import type { UiElement } from '../../../src/protocol/elements.ts'
 import { eventually } from '../../helpers/cli.ts'
@@ -107,4 +107,27 @@ describe('the agent recorder', () => {
     await recorder.recordStart(id)
     expect((await recorder.recordStop()).actions).toEqual([])
   }, 30_000)
+})
+
+test('a long demonstration gives up its oldest screenshots to fit one hub frame, never its actions', () => {
+  const shot = 'A'.repeat(1024 * 1024)
+  const recording = {
+    window: { id: 'w', title: 'App', app: 'x', kind: 'tab' as const },
+    startedAt: '2026-11-23T00:00:00.000Z',
+    endedAt: '2026-11-23T00:01:00.000Z',
+    snapshots: [],
+    actions: Array.from({ length: 10 }, (_, i) => ({
+      kind: 'click' as const,
+      seq: i + 1,
+      atMs: i,
+      before: 0,
+      screenshot: shot,
+    })),
+  }
+  const fitted = withinFrame(recording)
+  expect(JSON.stringify(fitted).length).toBeLessThanOrEqual(RECORDING_BUDGET)
+  expect(fitted.actions).toHaveLength(10)
+  // The newest keep theirs.
+  expect(fitted.actions.at(-1)!.screenshot).toBe(shot)
+  expect(fitted.actions[0]!.screenshot).toBeUndefined()
 })
