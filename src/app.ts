@@ -9,6 +9,7 @@ import { executionsRoutes } from './modules/executions/index.ts'
 import { healthRoutes } from './modules/health/index.ts'
 import { jobsRoutes } from './modules/jobs/index.ts'
 import { openapiRoutes } from './modules/openapi/index.ts'
+import { recordingsRoutes } from './modules/recordings/index.ts'
 import { triggerRoutes } from './modules/triggers/index.ts'
 import type { AgentHub } from './runtime/agent-hub/index.ts'
 import type { ExecutionWaiters } from './runtime/execution-waiters.ts'
@@ -30,6 +31,7 @@ export function createApp(ctx: AppContext, runtime: Runtime) {
     .use(openapiRoutes(ctx))
     .use(jobsRoutes(ctx))
     .use(buildsRoutes(ctx))
+    .use(recordingsRoutes(ctx, runtime.hub))
     .use(executionsRoutes(ctx, runtime))
     .use(desktopsRoutes(ctx, runtime.hub))
     .use(dashboardRoutes(ctx, runtime))

@@ -19,14 +19,24 @@ export const ErrorStatus = {
   EXECUTION_NOT_FOUND: 404,
   SAMPLE_NOT_FOUND: 404,
   SECRET_NOT_FOUND: 404,
+  RECORDING_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   JOB_NOT_LIVE: 409,
   ROUTE_CONFLICT: 409,
   NO_OPEN_QUESTION: 409,
   QUESTION_MISMATCH: 409,
   BUILD_RUNNING: 409,
+  /** "Show me": the build is not asking to be shown. */
+  NOT_DEMONSTRATING: 409,
+  /** "Show me": someone else is demonstrating on the desktop (they hold it until they stop). */
+  DESKTOP_IN_USE: 409,
+  /** "Show me": the recording has ended (stopped, cancelled or failed). */
+  RECORDING_NOT_ACTIVE: 409,
+  /** "Show me": answering with a recording that is still recording (stop it first). */
+  RECORDING_IN_PROGRESS: 409,
   PAYLOAD_TOO_LARGE: 413,
   IDEMPOTENCY_KEY_REUSED: 422,
+  EMPTY_RECORDING: 422,
   UNSUPPORTED_MEDIA_TYPE: 415,
   SERVICE_UNAVAILABLE: 503,
   STORAGE_UNAVAILABLE: 503,

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { AppContext } from '../context.ts'
+import { removeOrphanRecordingFiles } from '../modules/recordings/files.ts'
 import { getRetention, type RetentionReport, recordRetentionRun } from '../modules/retention/service.ts'
 import {
   clearScreenshots,
@@ -117,6 +118,8 @@ export class RetentionTask {
     try {
       await this.#removeRuns(new Date(now - policy.runDays * DAY_MS).toISOString(), report)
       await this.#removeScreenshots(now - policy.screenshotDays * DAY_MS, report)
+      // Recording screenshots go with their build; a deletion elsewhere (the CLI) leaves folders behind.
+      if (!this.#stopped) report.recordings = await removeOrphanRecordingFiles(this.#ctx)
     } catch (err) {
       report.error = err instanceof Error ? err.message : String(err)
       log.error({ err }, 'retention pass failed; the next pass tries again')

@@ -9,6 +9,7 @@ import m6 from './0006_job_submitted_values.sql' with { type: 'text' }
 import m7 from './0007_scrub_credential_headers.sql' with { type: 'text' }
 import m8 from './0008_job_kept_headers.sql' with { type: 'text' }
 import m9 from './0009_users_sessions_step_targets.sql' with { type: 'text' }
+import m10 from './0010_recordings.sql' with { type: 'text' }
 
 export const migrations: { name: string; sql: string }[] = [
   { name: '0000_init', sql: m0 },
@@ -21,4 +22,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '0007_scrub_credential_headers', sql: m7 },
   { name: '0008_job_kept_headers', sql: m8 },
   { name: '0009_users_sessions_step_targets', sql: m9 },
+  { name: '0010_recordings', sql: m10 },
 ]

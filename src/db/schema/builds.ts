@@ -1,4 +1,4 @@
-import { index, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import type { Question, QuestionKind } from '../../protocol/questions.ts'
 import { jobs, samples } from './jobs.ts'
 
@@ -42,6 +42,8 @@ export const builds = sqliteTable(
     progress: text('progress', { mode: 'json' }).$type<BuildProgressEntry[]>().notNull().default([]),
     scenario: text('scenario'),
     desktop: text('desktop'),
+    /** The teach call asked to be shown (`deskhook.demonstrate`): the builder asks `demonstrate` first. */
+    demonstrate: integer('demonstrate', { mode: 'boolean' }).notNull().default(false),
     error: text('error', { mode: 'json' }).$type<{ code: string; message: string }>(),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),

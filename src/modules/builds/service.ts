@@ -13,6 +13,7 @@ import {
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import type { Question } from '../../protocol/questions.ts'
+import { findRecording } from '../recordings/repo.ts'
 import type { AnswerBody } from './model.ts'
 
 export type Build = typeof builds.$inferSelect
@@ -49,11 +50,18 @@ export const toBuildView = (b: Build): BuildView => ({
 export function insertBuild(
   db: Pick<Db, 'insert'>,
   now: string,
-  row: { jobId: string; sampleId: string; scenario: string | null; desktop: string | null },
+  row: {
+    jobId: string
+    sampleId: string
+    scenario: string | null
+    desktop: string | null
+    demonstrate?: boolean
+  },
 ): Build {
   const build: Build = {
     id: newId(),
     ...row,
+    demonstrate: row.demonstrate ?? false,
     status: 'queued',
     question: null,
     answers: [],
@@ -151,14 +159,17 @@ export function answerQuestion(ctx: AppContext, id: string, body: AnswerBody): B
           `Question ${body.questionId} is not the open question of build ${id}; the open one is ${q.id}`,
           { openQuestionId: q.id },
         )
-      const answer = validateAnswer(q, body.answer)
+      const answer =
+        q.kind === 'demonstrate' ? demonstration(ctx, build, body.answer) : validateAnswer(q, body.answer)
       const now = ctx.clock.now().toISOString()
       const answers = [
         ...build.answers,
         { questionId: q.id, kind: q.kind, questionText: q.text, answer, answeredAt: now },
       ]
-      rememberAnswer(ctx, build, q, answer, now)
-      const shown = Array.isArray(answer) ? answer.join(', ') : answer
+      // A demonstration shows this build's screen: a later build must be shown again, not reuse it.
+      if (q.kind !== 'demonstrate') rememberAnswer(ctx, build, q, answer, now)
+      const shown =
+        q.kind === 'demonstrate' ? `recording ${answer}` : Array.isArray(answer) ? answer.join(', ') : answer
       return write(
         ctx,
         build,
@@ -223,7 +234,50 @@ export function earlierAnswer(
     .get()
 }
 
-function validateAnswer(q: BuildQuestion, answer: string | string[]): string | string[] {
+/**
+ * A `demonstrate` question is answered with `{"recordingId"}`: a stopped recording of this build
+ * with at least one action. The recording's id is stored as the answer.
+ */
+function demonstration(ctx: AppContext, build: Build, answer: AnswerBody['answer']): string {
+  if (typeof answer !== 'object' || Array.isArray(answer))
+    throw new AppError(
+      'INVALID_ANSWER',
+      'This question is answered with a recording: {"recordingId": "…"} (start one with POST /_builds/<id>/recordings)',
+      { field: 'answer' },
+    )
+  const recording = findRecording(ctx, answer.recordingId)
+  if (!recording || recording.buildId !== build.id)
+    throw new AppError(
+      'RECORDING_NOT_FOUND',
+      `Build ${build.id} has no recording with id ${answer.recordingId}`,
+      {
+        field: 'answer.recordingId',
+      },
+    )
+  if (recording.status === 'recording')
+    throw new AppError(
+      'RECORDING_IN_PROGRESS',
+      `Recording ${recording.id} is still recording: stop it first, then answer with it`,
+    )
+  if (recording.status !== 'done')
+    throw new AppError(
+      'RECORDING_NOT_ACTIVE',
+      `Recording ${recording.id} ${recording.status === 'cancelled' ? 'was cancelled' : 'failed'}${recording.error ? ` (${recording.error})` : ''}; record the task again`,
+      { status: recording.status },
+    )
+  if (recording.actions.length === 0)
+    throw new AppError(
+      'EMPTY_RECORDING',
+      'The recording has no actions: record the task again, doing it this time',
+    )
+  return recording.id
+}
+
+function validateAnswer(q: BuildQuestion, answer: AnswerBody['answer']): string | string[] {
+  if (typeof answer === 'object' && !Array.isArray(answer))
+    throw new AppError('INVALID_ANSWER', 'Only a "demonstrate" question is answered with a recording', {
+      field: 'answer',
+    })
   const invalid = (message: string) =>
     new AppError('INVALID_ANSWER', message, {
       field: 'answer',

@@ -1,8 +1,17 @@
-import { and, count, eq, inArray } from 'drizzle-orm'
+import { and, count, eq, inArray, type SQL } from 'drizzle-orm'
 import type { AppContext } from '../../context.ts'
-import { type BuildStatus, builds, executions, jobs, jobVersions, samples } from '../../db/schema/index.ts'
+import {
+  type BuildStatus,
+  builds,
+  executions,
+  jobs,
+  jobVersions,
+  recordings,
+  samples,
+} from '../../db/schema/index.ts'
 import { AppError } from '../../lib/errors.ts'
 import { rememberSubmitted } from '../builds/submitted.ts'
+import { removeRecordingFiles } from '../recordings/files.ts'
 import { routerFor } from './routes-cache.ts'
 import { getJob, type Job, requireJob } from './service.ts'
 import { recomputeStability } from './stability.ts'
@@ -40,7 +49,7 @@ function jobById(ctx: AppContext, jobId: string): Job {
  */
 export function removeSample(ctx: AppContext, jobId: string, sampleId: string): SampleRemoved {
   const job = jobById(ctx, jobId)
-  ctx.db.transaction(
+  const recordingIds = ctx.db.transaction(
     (tx) => {
       const sample = tx
         .select({ id: samples.id })
@@ -62,14 +71,29 @@ export function removeSample(ctx: AppContext, jobId: string, sampleId: string): 
         )
       // Its record may be in the app now: a re-sent sample must still be known as submitted.
       rememberSubmitted(tx, job.id, sampleId, ctx.clock.now().toISOString())
+      const shown = recordingsOf(tx, eq(builds.sampleId, sampleId))
       tx.delete(samples).where(eq(samples.id, sampleId)).run()
+      return shown
     },
     { behavior: 'immediate' },
   )
+  void removeRecordingFiles(ctx, recordingIds)
   const stabilityScore = recomputeStability(ctx, job.id)
   ctx.events.emit('jobs.changed', job.id)
   return { jobId: job.id, sampleId, stabilityScore }
 }
+
+type Tx = Parameters<Parameters<AppContext['db']['transaction']>[0]>[0]
+
+/** The recordings of the builds that match (they cascade with them; their files do not). */
+const recordingsOf = (tx: Tx, which: SQL) =>
+  tx
+    .select({ id: recordings.id })
+    .from(recordings)
+    .innerJoin(builds, eq(builds.id, recordings.buildId))
+    .where(which)
+    .all()
+    .map((r) => r.id)
 
 export function removeSampleByRoute(ctx: AppContext, method: string, path: string, sampleId: string) {
   return removeSample(ctx, requireJob(ctx, method, path).id, sampleId)
@@ -93,15 +117,19 @@ export function deleteJob(ctx: AppContext, jobId: string): JobDeleted {
           .from(executions)
           .where(and(eq(executions.jobId, job.id), eq(executions.status, 'queued')))
           .get()?.n ?? 0
+      const recordingIds = recordingsOf(tx, eq(builds.jobId, job.id))
       tx.delete(jobs).where(eq(jobs.id, job.id)).run()
-      return { id: job.id, method: job.method, path: job.path, ...tally, queuedRuns }
+      return { id: job.id, method: job.method, path: job.path, ...tally, queuedRuns, recordingIds }
     },
     { behavior: 'immediate' },
   )
+  // The rows went with the builds (cascade); their screenshots go now.
+  const { recordingIds, ...result } = deleted
+  void removeRecordingFiles(ctx, recordingIds)
   const router = routerFor(ctx)
   if (router.find(job.method, job.path)?.jobId === job.id) router.remove(job.method, job.path)
   ctx.events.emit('jobs.changed', job.id)
-  return deleted
+  return result
 }
 
 export function deleteJobByRoute(ctx: AppContext, method: string, path: string): JobDeleted {

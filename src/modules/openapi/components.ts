@@ -1,4 +1,6 @@
 /** The fixed parts of the OpenAPI document: shared schemas, parameters and the reserved paths. */
+import { recordingPaths, recordingSchemas } from './recording-paths.ts'
+
 type Obj = Record<string, unknown>
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
@@ -105,7 +107,10 @@ export const components = {
                     'choose_submit',
                     'choose_outputs',
                     'free_text',
+                    'demonstrate',
                   ],
+                  description:
+                    '`demonstrate`: the builder asks to be shown; record the task (POST /_builds/{id}/recordings) and answer with {"recordingId"}',
                 },
                 text: { type: 'string' },
                 options: {
@@ -116,6 +121,7 @@ export const components = {
                   },
                 },
                 multiple: { type: 'boolean' },
+                windowId: { type: 'string', description: '`demonstrate`: the window to record in' },
               },
             },
           ],
@@ -131,7 +137,20 @@ export const components = {
       additionalProperties: false,
       properties: {
         questionId: { type: 'string' },
-        answer: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' }, minItems: 1 }] },
+        answer: {
+          oneOf: [
+            { type: 'string' },
+            { type: 'array', items: { type: 'string' }, minItems: 1 },
+            {
+              type: 'object',
+              description:
+                'A `demonstrate` question: a stopped recording of this build with at least one action',
+              required: ['recordingId'],
+              additionalProperties: false,
+              properties: { recordingId: { type: 'string' } },
+            },
+          ],
+        },
       },
     },
     JobList: {
@@ -139,6 +158,7 @@ export const components = {
       required: ['jobs'],
       properties: { jobs: { type: 'array', items: { type: 'object' } } },
     },
+    ...recordingSchemas,
   },
   parameters: {
     async: {
@@ -236,9 +256,13 @@ export const reservedPaths = {
         200: json(ref('Build'), 'The build, resumed'),
         400: errorResponse('The answer is malformed or not among the options'),
         401: errorResponse('Missing or invalid API key'),
-        404: errorResponse('No such build'),
-        409: errorResponse('No open question, or a different one is open'),
+        404: errorResponse('No such build, or (demonstrate) no such recording of it'),
+        409: errorResponse(
+          'No open question, or a different one is open, or (demonstrate) the recording is not stopped',
+        ),
+        422: errorResponse('(demonstrate) The recording has no actions'),
       },
     },
   },
+  ...recordingPaths,
 }

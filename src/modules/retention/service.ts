@@ -22,6 +22,8 @@ export interface RetentionReport {
   screenshots: number
   /** Finished runs removed, with their steps, screenshots and status-event history. */
   runs: number
+  /** Screenshot folders of "show me" recordings whose build is gone (deleted with its job or sample). */
+  recordings?: number
   /** Transactions it took (each a small batch, so calls never wait long behind it). */
   batches: number
   policy: RetentionPolicy

@@ -18,6 +18,8 @@ export const TeachEnvelope = t.Object(
     method: t.Optional(t.Union(JOB_METHODS.map((m) => t.Literal(m)))),
     /** The app is reset between runs (a test instance): verification may submit samples again. */
     resettable: t.Optional(t.Boolean()),
+    /** "Show me": the person will demonstrate this sample; the builder asks `demonstrate` first. */
+    demonstrate: t.Optional(t.Boolean()),
     /**
      * Credential headers (dropped from every call by default) the job needs: each call's value is
      * kept as the job secret of the same name, never with the call, and steps use

@@ -100,6 +100,7 @@ export function teach(ctx: AppContext, req: TeachRequest): TeachResult {
       sampleId: sample.id,
       scenario: sample.scenario,
       desktop: envelope.desktop ?? null,
+      demonstrate: envelope.demonstrate ?? false,
     })
     const response: TeachResponse = {
       jobId: job.id,

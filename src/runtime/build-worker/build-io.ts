@@ -1,7 +1,9 @@
 import type { BuildIO, DesktopPort, Question } from '../../builder/contract.ts'
 import type { AppContext } from '../../context.ts'
 import { askQuestion, earlierAnswer, getBuild, recordProgress } from '../../modules/builds/service.ts'
+import { findRecording } from '../../modules/recordings/repo.ts'
 import { scrubJobSecrets } from '../../modules/secrets/service.ts'
+import type { Recording } from '../../protocol/recording.ts'
 
 export class BuildCancelled extends Error {
   override readonly name = 'BuildCancelled'
@@ -65,6 +67,20 @@ export function buildIO(
           reject(new BuildCancelled('the build was cancelled'))
         })
       })
+    },
+    async recording(recordingId: string): Promise<Recording> {
+      const row = findRecording(ctx, recordingId)
+      // The answer was checked when given; the row may have gone with a deleted job since.
+      if (!row || row.buildId !== buildId || row.status !== 'done' || !row.window || !row.endedAt)
+        throw new Error(`recording ${recordingId} of build ${buildId} is not available`)
+      return {
+        window: row.window,
+        startedAt: row.startedAt,
+        endedAt: row.endedAt,
+        // Screenshots stay on disk: the builder reads screens, not pictures.
+        actions: row.actions.map(({ shot: _, ...a }) => a),
+        snapshots: row.snapshots,
+      }
     },
   }
 }

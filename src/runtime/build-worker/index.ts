@@ -198,6 +198,7 @@ export class BuildWorker {
         secretNames: Object.keys(secrets).sort(),
         secrets,
         route: { method: job.method, path: job.path },
+        ...(build.demonstrate ? { demonstrate: true } : {}),
       }
       const port = withJobSecrets(hubDesktop(this.hub, desktop.id, desktop.name), secrets)
       let result: BuildResult
