@@ -255,7 +255,8 @@ export class Agent {
         if (inFlight || !this.connection.connected) return
         inFlight = true
         try {
-          const id = windowId ?? (await this.opts.driver.listWindows())[0]?.id
+          // While a demonstration is recorded, the preview shows the window it records.
+          const id = windowId ?? this.#recorder.windowId ?? (await this.opts.driver.listWindows())[0]?.id
           if (!id) return
           const jpeg = await this.opts.driver.screenshot(id)
           // A stop that arrived while this frame was captured wins: nothing follows "preview stopped".

@@ -43,6 +43,8 @@ interface Session {
 
 export class Recorder {
   #session?: Session
+  /** A recording being stopped: it still counts as recording until its last screen is read. */
+  #stopping?: Session
 
   constructor(
     private readonly driver: Driver,
@@ -51,6 +53,11 @@ export class Recorder {
 
   get recording(): boolean {
     return this.#session !== undefined
+  }
+
+  /** The window being recorded (also while the recording is being stopped). */
+  get windowId(): string | undefined {
+    return (this.#session ?? this.#stopping)?.windowId
   }
 
   async recordStart(windowId: string): Promise<RecordingStatus> {
@@ -86,7 +93,7 @@ export class Recorder {
   }
 
   recordStatus(): RecordingStatus {
-    const s = this.#session
+    const s = this.#session ?? this.#stopping
     if (!s) return { recording: false, actions: 0, recent: [] }
     return {
       recording: true,
@@ -99,12 +106,17 @@ export class Recorder {
   async recordStop(): Promise<Recording> {
     const s = this.#session
     if (!s) throw new DriverError('PROTOCOL_ERROR', 'nothing is being recorded on this desktop')
-    await this.#end(s)
-    // The screen after the last action, once it settled, closes the recording.
-    await this.#settle(s.windowId)
-    await this.#capture(s).catch((err) =>
-      this.log.warn({ err }, 'the last screen of the recording was not read'),
-    )
+    this.#stopping = s
+    try {
+      await this.#end(s)
+      // The screen after the last action, once it settled, closes the recording.
+      await this.#settle(s.windowId)
+      await this.#capture(s).catch((err) =>
+        this.log.warn({ err }, 'the last screen of the recording was not read'),
+      )
+    } finally {
+      if (this.#stopping === s) this.#stopping = undefined
+    }
     this.log.info({ windowId: s.windowId, actions: s.actions.length }, 'recording stopped')
     const recording: Recording = {
       window: s.window,
