@@ -30,7 +30,7 @@ export const dashboardRoutes = (ctx: AppContext, runtime: Runtime & { dashboard:
     .use(jobsListPage(ctx))
     .use(createJobPage(ctx))
     .use(jobPage(ctx))
-    .use(buildPage(ctx))
+    .use(buildPage(ctx, runtime.hub))
     .use(desktopsPage(ctx, runtime.hub))
     .use(apiDocsPage(ctx))
     .use(runsPages(ctx))

@@ -3,6 +3,7 @@
 import { startApiDocs } from './api-docs.ts'
 import { startBuildLive } from './build-live.ts'
 import { startConfirm, startCopy } from './common.ts'
+import { startDemonstrate } from './demonstrate.ts'
 import { startJsonInput } from './json-input.ts'
 import { startPreview } from './preview.ts'
 import { startReplay } from './replay.ts'
@@ -11,6 +12,7 @@ startCopy()
 startConfirm()
 startBuildLive()
 startPreview()
+startDemonstrate()
 startReplay()
 startJsonInput()
 startApiDocs()

@@ -8,12 +8,15 @@ import { AnswerBody } from '../../modules/builds/model.ts'
 import { answerQuestion, getBuild } from '../../modules/builds/service.ts'
 import type { SignedIn } from '../../modules/users/sessions.ts'
 import { workspaceName } from '../../modules/users/workspace.ts'
+import type { AgentHub } from '../../runtime/agent-hub/index.ts'
 import { htmlResponse, redirect } from '../http.ts'
 import { Csrf, Layout } from '../ui/layout.tsx'
 import { Badge, Json, Notice, PageHead, Time } from '../ui/parts.tsx'
 import { type BuildPageData, buildPageData, FINISHED } from './build-data.ts'
+import { type DemonstrateCard, DemonstrateQuestion, demonstrateCard } from './build-demonstrate.tsx'
 import { buildEventStream } from './build-events.ts'
 import { Outcome } from './build-outcome.tsx'
+import { buildRecordingRoutes } from './build-recordings.ts'
 
 /** A progress line's time: the seconds matter while a build runs (the full instant on hover). */
 export const clockTime = (at: string) => `${new Date(at).toISOString().slice(11, 19)} UTC`
@@ -98,6 +101,8 @@ export function BuildPage(props: {
   error?: string
   notice?: string
   chosen?: string[]
+  /** A `demonstrate` question's card: where it records and who holds the desktop. */
+  demonstrate?: DemonstrateCard
 }) {
   const { build, job } = props.data
   const finished = FINISHED.has(build.status)
@@ -142,16 +147,25 @@ export function BuildPage(props: {
             <p>{props.notice}</p>
           </Notice>
         )}
-        {build.question && (
-          <section class="card" aria-labelledby="question-head">
-            <h2 id="question-head">The builder asks</h2>
-            <QuestionForm
-              buildId={build.id}
-              question={build.question}
-              signedIn={props.signedIn}
-              chosen={props.chosen ?? []}
-            />
-          </section>
+        {build.question?.kind === 'demonstrate' && props.demonstrate ? (
+          <DemonstrateQuestion
+            buildId={build.id}
+            question={build.question}
+            signedIn={props.signedIn}
+            card={props.demonstrate}
+          />
+        ) : (
+          build.question && (
+            <section class="card" aria-labelledby="question-head">
+              <h2 id="question-head">The builder asks</h2>
+              <QuestionForm
+                buildId={build.id}
+                question={build.question}
+                signedIn={props.signedIn}
+                chosen={props.chosen ?? []}
+              />
+            </section>
+          )
         )}
         {finished && (
           <section class="card" aria-labelledby="outcome-head">
@@ -186,7 +200,14 @@ export function BuildPage(props: {
           <ul class="answers">
             {build.answers.map((a) => (
               <li key={a.questionId}>
-                {a.questionText} <strong>{Array.isArray(a.answer) ? a.answer.join(', ') : a.answer}</strong>{' '}
+                {a.questionText}{' '}
+                <strong>
+                  {a.kind === 'demonstrate'
+                    ? 'shown in a recording'
+                    : Array.isArray(a.answer)
+                      ? a.answer.join(', ')
+                      : a.answer}
+                </strong>{' '}
                 <span class="small muted">
                   <Time at={a.answeredAt} />
                 </span>
@@ -233,21 +254,42 @@ function answerFromForm(form: Record<string, unknown>, open: BuildQuestion | nul
   return { body: { questionId, answer }, values }
 }
 
-export const buildPage = (ctx: AppContext) =>
-  new Elysia({ name: 'dashboard.build' })
+export const buildPage = (ctx: AppContext, hub: AgentHub) => {
+  /** The page as it is now, with what the last action said; a `demonstrate` card asks the desktop's state. */
+  const page = async (
+    request: Request,
+    id: string,
+    extra: Partial<Parameters<typeof BuildPage>[0]> = {},
+    status = 200,
+  ) => {
+    const signedIn = requestState(request).signedIn!
+    const data = buildPageData(ctx, id)
+    const demonstrate =
+      data.build.question?.kind === 'demonstrate'
+        ? await demonstrateCard(ctx, hub, getBuild(ctx, id), signedIn)
+        : undefined
+    return htmlResponse(
+      <BuildPage
+        signedIn={signedIn}
+        workspace={workspaceName(ctx)}
+        data={data}
+        demonstrate={demonstrate}
+        {...extra}
+      />,
+      { status },
+    )
+  }
+  return new Elysia({ name: 'dashboard.build' })
     .get('/_/builds/:id', ({ params, request }) => {
-      const answered = new URL(request.url).searchParams.has('answered')
-      return htmlResponse(
-        <BuildPage
-          signedIn={requestState(request).signedIn!}
-          workspace={workspaceName(ctx)}
-          data={buildPageData(ctx, params.id)}
-          notice={answered ? 'Your answer was recorded; the build goes on.' : undefined}
-        />,
-      )
+      const query = new URL(request.url).searchParams
+      const notice = query.has('answered')
+        ? 'Your answer was recorded; the build goes on.'
+        : query.has('cancelled')
+          ? 'The recording was cancelled; nothing of it was kept.'
+          : undefined
+      return page(request, params.id, { notice })
     })
-    .post('/_/builds/:id/answers', ({ params, request, body }) => {
-      const signedIn = requestState(request).signedIn!
+    .post('/_/builds/:id/answers', async ({ params, request, body }) => {
       const open = getBuild(ctx, params.id).question ?? null // 404 before 409s
       let chosen: string[] = []
       try {
@@ -258,26 +300,23 @@ export const buildPage = (ctx: AppContext) =>
         answerQuestion(ctx, params.id, parsed.body as AnswerBody)
       } catch (err) {
         if (!(err instanceof AppError) || !REFUSALS.has(err.code)) throw err
-        const data = buildPageData(ctx, params.id)
         // Keep the person's choice only on the very question they answered.
         const sent = (body as { questionId?: unknown } | null)?.questionId
-        const same = data.build.question !== null && data.build.question.id === sent
-        return htmlResponse(
-          <BuildPage
-            signedIn={signedIn}
-            workspace={workspaceName(ctx)}
-            data={data}
-            error={refusal(err)}
-            chosen={same ? chosen : []}
-          />,
-          { status: err.status },
-        )
+        const now = getBuild(ctx, params.id).question
+        const same = now != null && now.id === sent
+        return page(request, params.id, { error: refusal(err), chosen: same ? chosen : [] }, err.status)
       }
       return redirect(`/_/builds/${encodeURIComponent(params.id)}?answered=1`)
     })
+    .use(
+      buildRecordingRoutes(ctx, hub, (request, id, err) =>
+        page(request, id, { error: refusal(err) }, err.status),
+      ),
+    )
     .get('/_/builds/:id/events', ({ params, request, server }) => {
       const response = buildEventStream(ctx, params.id, request.signal)
       // The stream stays open for as long as the page does: exempt it from the idle timeout.
       server?.timeout(request, 0)
       return response
     })
+}

@@ -2,6 +2,7 @@ import { eq, inArray } from 'drizzle-orm'
 import type { AppContext } from '../../context.ts'
 import { builds, executions, jobs } from '../../db/schema/index.ts'
 import { type DesktopView, listDesktops } from '../../modules/desktops/service.ts'
+import { activeRecordingFor } from '../../modules/recordings/service.ts'
 import type { AgentHub } from '../../runtime/agent-hub/index.ts'
 
 /** What a desktop is doing: a live run (the scheduler's) or a build holding it (the builder's). */
@@ -14,6 +15,8 @@ export type LiveStatus = 'online' | 'busy' | 'offline' | 'revoked'
 export interface DesktopCard extends DesktopView {
   live: LiveStatus
   activity: Activity[]
+  /** "Show me": who holds the desktop to demonstrate a task to a build, and which build. */
+  demonstratedBy: { by: string; buildId: string } | null
 }
 
 type DesktopHub = Pick<AgentHub, 'onlineDesktops' | 'heldBy'>
@@ -78,10 +81,12 @@ export function desktopCards(ctx: AppContext, hub: DesktopHub): DesktopCard[] {
       const activity = [...(runs.get(d.id) ?? [])]
       const build = builds.get(d.id)
       if (build) activity.push(build)
+      const recording = d.revokedAt ? null : activeRecordingFor(ctx, d.id)
       return {
         ...d,
         live: d.revokedAt ? 'revoked' : !live ? 'offline' : live.busy || activity.length ? 'busy' : 'online',
         activity,
+        demonstratedBy: recording && { by: recording.startedBy, buildId: recording.buildId },
       }
     })
     .sort((a, b) => Number(a.live === 'revoked') - Number(b.live === 'revoked'))

@@ -114,6 +114,15 @@ function DesktopItem({ d, admin, signedIn }: { d: DesktopCard; admin: boolean; s
             )}
           </dd>
         </div>
+        {d.demonstratedBy && (
+          <div>
+            <dt>Demonstration</dt>
+            <dd>
+              Being demonstrated by <strong>{d.demonstratedBy.by}</strong> (build{' '}
+              <a href={`/_/builds/${d.demonstratedBy.buildId}`}>{d.demonstratedBy.buildId.slice(0, 8)}</a>)
+            </dd>
+          </div>
+        )}
       </dl>
       {watchable ? (
         <div class="preview" data-preview={d.id}>
