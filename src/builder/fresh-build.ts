@@ -1,28 +1,31 @@
 // The first build of a job: locate the app, explore to the form, map the sample, submit it,
-// judge the ending, choose the outputs, compose and verify (DESIGN §4).
+// judge the ending, choose the outputs, compose and verify (DESIGN §4). Where no screen takes
+// the sample, or the teach call asks for it, a person shows how (demonstrated-build.ts).
 import type { Step } from '../protocol/automation.ts'
-import type { Snapshot, UiElement } from '../protocol/elements.ts'
-import { askOutputs } from './choose-outputs.ts'
-import { classifyEnding, type Ending, resultsEnding } from './classify.ts'
-import { branchStep, compose, dismissStep, type Plan, scenarioFor } from './compose.ts'
-import type { BuildResult, SampleSpec } from './contract.ts'
+import type { Snapshot } from '../protocol/elements.ts'
+import { classifyEnding, resultsEnding } from './classify.ts'
+import type { BuildResult } from './contract.ts'
+import { canBeShown, demonstratedBuild } from './demonstrated-build.ts'
 import { type Explored, explore, NoFormFound } from './explore.ts'
 import { isSearchBox } from './explore-moves.ts'
 import { assignFields } from './field-scores.ts'
+import { finishBuild, nonEmpty } from './finish-build.ts'
 import { confirmationButton, confirmStep, resultLink, secondSend, sendStep } from './follow-through.ts'
-import { inputTexts, nameFromMessage, successName } from './generalise.ts'
+import { inputTexts } from './generalise.ts'
 import { type InputLeaf, inputLeaves, textValues, unusableKeys } from './input-leaves.ts'
 import { appSpecOf, locateWindow } from './locate-window.ts'
 import type { FieldStep } from './map-fields.ts'
 import { type Observation, submitAndObserve } from './observe.ts'
-import { expectedReads, type OutputContext, readsForExpect } from './outputs.ts'
+import { expectedReads } from './outputs.ts'
 import { fillPages } from './pages.ts'
 import { type PromptReading, readPrompt, spoken } from './prompt.ts'
 import { readControls } from './screen.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
 import { chooseSubmit } from './submit.ts'
 import { findUrlRoute, namesARecord, shapeOf, type UrlRoute, urlPatterns } from './url-route.ts'
-import { verify } from './verify.ts'
+
+// The helpers extend-build.ts shares with a first build.
+export { nonEmpty, refuseOwnCollision, reportEnding, waitBudget } from './finish-build.ts'
 
 export async function freshBuild(session: BuildSession): Promise<BuildResult> {
   const { prompt, sample } = session.request
@@ -55,6 +58,15 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
   session.progress('explore', `The sample brings ${leaves.length} value(s)`, {
     inputs: leaves.map((l) => l.path),
   })
+  // "Show me": the teach call asked to be shown rather than have the builder explore.
+  const shown = { window, reading, leaves }
+  if (session.request.demonstrate) {
+    if (canBeShown(session)) return demonstratedBuild(session, shown)
+    session.progress(
+      'explore',
+      'The teach call asks to be shown, but this build cannot receive a recording; exploring instead',
+    )
+  }
   let explored: Explored | undefined
   let route: UrlRoute | undefined
   let fillLeavesFound: InputLeaf[] | undefined
@@ -63,9 +75,15 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
   } catch (error) {
     // A record opened by its address is for reading or changing it; a new one needs a form.
     if (!(error instanceof NoFormFound)) throw error
+    // Lost for good: ask to be shown when the build can receive a recording, else fail as found.
+    const lost = error
+    const stuck = () => {
+      if (!canBeShown(session)) throw lost
+      return demonstratedBuild(session, { ...shown, stuck: lost.message })
+    }
     if (lookingUp(reading)) {
       route = await findUrlRoute(session, app, error.seen, leaves, error.prelude)
-      if (!route) throw error
+      if (!route) return stuck()
     } else {
       // A change to a record no form shows: open the record by its address, find its form there.
       const seen = {
@@ -76,7 +94,7 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
         prelude: error.prelude,
       }
       const byAddress = await formByAddress(session, app, seen, leaves, reading, false)
-      if (!byAddress) throw error
+      if (!byAddress) return stuck()
       explored = byAddress.explored
       fillLeavesFound = byAddress.rest
     }
@@ -192,100 +210,20 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
       `Nothing visible changed within 10 s of “${submitLabel}” on “${observed.before.window.title}”. ` +
         'Does the form need more values? Teach a sample with every required field, or name the button that sends it.',
     )
-  reportEnding(session, ending, observed.elapsedMs)
-  refuseOwnCollision(session, ending)
-
-  const launch: Step = { kind: 'launch', name: `Open “${window.title}”` }
-  const plan: Plan = {
+  return finishBuild(session, {
+    window,
     app,
-    prefix: [launch, ...(explored?.navigation ?? route?.prelude ?? []), ...fillSteps],
+    prefix: [...(explored?.navigation ?? route?.prelude ?? []), ...fillSteps],
     submit: submitStep,
-    wait: { name: 'Wait for the outcome', ...waitBudget(observed.elapsedMs) },
-    success: [],
-    branches: [],
-    tail: [],
-    scenarios: [],
-    mainScenario: 'main',
-  }
-  const ctx: OutputContext = {
+    firstSend,
+    sendsInRow: explored?.rowAction !== undefined,
+    observed,
     ending,
-    after: observed.after.root,
-    inputs,
-    values: textValues(leaves),
     reading,
+    inputs,
+    leaves,
     submitLabel,
-  }
-  const expected = expect !== undefined && expectedReads(ctx, expect).missing.length === 0
-  let target: { scenario: string; outcome: 'success' | 'alternate' }
-  if (ending.kind === 'screen' || expected) {
-    const reads = expect ? readsForExpect(session, ctx, expect) : await askOutputs(session, ctx)
-    const dismiss = dismissStep(ending, observed.after.root)
-    plan.success = [ending.condition]
-    plan.tail = dismiss ? [...reads, dismiss] : reads
-    plan.mainScenario = sample.scenarioName ?? ending.name ?? successName(ending.message, inputs)
-    target = { scenario: plan.mainScenario, outcome: 'success' }
-  } else {
-    const name = sample.scenarioName ?? ending.name ?? nameFromMessage(ending.message, inputs)
-    const scenario = scenarioFor(ending, observed.after.root, name, 'alternate', inputs)
-    plan.scenarios = [scenario]
-    plan.branches = [branchStep(scenario)]
-    target = { scenario: name, outcome: 'alternate' }
-    session.progress(
-      'compose',
-      `The sample ended in a message rather than a success; it becomes scenario “${name}”. A sample that succeeds will teach the main path.`,
-    )
-  }
-  const automation = compose(plan)
-  session.progress('compose', `Composed ${automation.steps.length} steps; main path “${plan.mainScenario}”`, {
-    steps: automation.steps.map((s) => s.name),
-    scenarios: automation.scenarios.map((s) => s.name),
   })
-  // The sample's send began at its first send step (before a confirmation or a preview's send).
-  const sendAt = plan.prefix.indexOf(firstSend)
-  const verified = await verify(session, automation, sample, target, {
-    after: observed.after,
-    submitIndex: plan.prefix.length,
-    ...(sendAt >= 0 && explored?.rowAction ? { sendIndex: sendAt } : {}),
-  })
-  return { ok: true, ...verified, scenario: target.scenario, outcome: target.outcome }
-}
-
-/**
- * A sample an earlier build of this job already submitted: the app now holds its record, so a
- * complaint ("already exists") is the builder's own doing and never becomes a scenario.
- */
-export function refuseOwnCollision(session: BuildSession, ending: Ending): void {
-  if (!session.request.sample.submittedBefore || ending.kind === 'screen') return
-  throw new BuildFailure(
-    'ALREADY_SUBMITTED',
-    `The app answered “${ending.message}”, but an earlier build of this job already submitted this very sample, ` +
-      'so the app now holds its record and the complaint is about that. Teach again with new values ' +
-      '(or remove the sample with `deskhook jobs remove-sample`), or say `"resettable": true` in the envelope if the app is reset between runs.',
-  )
-}
-
-export function reportEnding(session: BuildSession, ending: Ending, elapsedMs: number): void {
-  const kinds = { dialog: 'a dialog', validation: 'a validation message', screen: 'a new screen state' }
-  session.progress(
-    'observe',
-    `The submit led to ${kinds[ending.kind]}: “${ending.message}” (settled after ${elapsedMs} ms)`,
-    {
-      kind: ending.kind,
-      message: ending.message,
-      signature: ending.signature,
-      appeared: ending.appeared.slice(0, 12).map((e: UiElement) => `${e.role} “${e.name}”`),
-    },
-  )
-}
-
-export function nonEmpty(expect: SampleSpec['expect']): Record<string, unknown> | undefined {
-  return expect && Object.keys(expect).length > 0 ? expect : undefined
-}
-
-/** Apps that took long to answer get a proportionally longer wait than the runner's 10 s default. */
-export function waitBudget(elapsedMs: number): { timeoutMs?: number } {
-  const budget = Math.ceil((elapsedMs * 5) / 1000) * 1000
-  return budget > 10_000 ? { timeoutMs: Math.min(budget, 120_000) } : {}
 }
 
 /**

@@ -1,11 +1,16 @@
 // A BuildIO for tests: records progress and answers questions from a script. A question the
 // script does not expect is recorded and makes ask() reject, so the build (and the test) fails.
+// A script that answers `demonstrate` (see `demonstrate` below) makes a BuildIO that can hand
+// over recordings; any other cannot, as a build worker without the agent's recorder.
 import type { BuildIO, Question, QuestionKind } from '../../src/builder/contract.ts'
+import type { Recording } from '../../src/protocol/recording.ts'
 
 export interface Reply {
   kind: QuestionKind
   /** Picks the answer; helpers below choose options by their labels. */
   answer: (question: Question) => string | string[]
+  /** `demonstrate`: does the task (as a person would) and returns its recording; the answer is its id. */
+  record?: (question: Question) => Recording | Promise<Recording>
 }
 
 export interface Transcript {
@@ -19,6 +24,7 @@ export interface Transcript {
 
 export function scriptedIO(replies: Reply[] = []): Transcript {
   const queue = [...replies]
+  const recordings = new Map<string, Recording>()
   const transcript: Transcript = {
     progress: [],
     questions: [],
@@ -36,7 +42,12 @@ export function scriptedIO(replies: Reply[] = []): Transcript {
           transcript.lines.push(`[question] UNEXPECTED ${question.kind}: ${question.text}`)
           throw new Error(`Unexpected question (${question.kind}): ${question.text}`)
         }
-        const answer = queue.splice(at, 1)[0]!.answer(question)
+        const reply = queue.splice(at, 1)[0]!
+        let answer: string | string[]
+        if (reply.record) {
+          answer = `recording-${recordings.size + 1}`
+          recordings.set(answer, await reply.record(question))
+        } else answer = reply.answer(question)
         transcript.questions.push({ question, answer })
         const options = question.options.map((o) => o.label).join(' | ')
         transcript.lines.push(`[question] ${question.kind}: ${question.text} [${options}]`)
@@ -45,7 +56,18 @@ export function scriptedIO(replies: Reply[] = []): Transcript {
       },
     },
   }
+  if (replies.some((r) => r.record))
+    transcript.io.recording = async (id) => {
+      const recording = recordings.get(id)
+      if (!recording) throw new Error(`No recording “${id}”`)
+      return recording
+    }
   return transcript
+}
+
+/** Answers `demonstrate` with the recording `record` makes (acting on the app, or made up from snapshots). */
+export function demonstrate(record: (question: Question) => Recording | Promise<Recording>): Reply {
+  return { kind: 'demonstrate', answer: () => '', record }
 }
 
 /** The value of the option with this label (fails loudly when there is none). */

@@ -1,0 +1,322 @@
+// "Show me", the pure part: recordings made of snapshots recorded from real screens (the fixture
+// CRM, Fossil, Adminer, HomeBank) turned into steps. What a person did on the way that is not the
+// task goes; the sample's values become templates; a password comes from the job's secrets.
+import { describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import type { BuildRequest, DesktopPort } from '../../../src/builder/contract.ts'
+import { demonstrationSteps, readDemonstration } from '../../../src/builder/demonstration.ts'
+import { designSelector } from '../../../src/builder/selector-design.ts'
+import { BuildFailure, BuildSession } from '../../../src/builder/session.ts'
+import type { Step } from '../../../src/protocol/automation.ts'
+import type { Snapshot } from '../../../src/protocol/elements.ts'
+import { only, recorded } from '../../automation/recorded.ts'
+import { optionLabelled, scriptedIO } from '../scripted-io.ts'
+import { recorded as recordedPage } from '../values/helpers.ts'
+import { RecordingKit } from './recording-kit.ts'
+
+const request = (input: Record<string, unknown>, extra: Partial<BuildRequest> = {}): BuildRequest => ({
+  prompt: 'Create a customer',
+  sample: { id: 's1', input },
+  previous: [],
+  ...extra,
+})
+const names = (steps: Step[]) => steps.map((s) => s.name)
+const stepValue = (step: Step | undefined) => (step && 'value' in step ? step.value : undefined)
+
+async function native(name: string): Promise<Snapshot> {
+  return (await Bun.file(join(import.meta.dir, '..', 'native-snapshots', `${name}.json`)).json()) as Snapshot
+}
+
+/** A desktop that must not be touched: reading a demonstration is judgement plus questions. */
+const noDesktop = new Proxy({} as DesktopPort, {
+  get(_, key) {
+    if (key === 'name') return 'none'
+    throw new Error(`reading a demonstration touched the desktop (${String(key)})`)
+  },
+})
+
+describe('a demonstration becomes steps', () => {
+  test('a form post: the navigation it caused is reported before the new page settled; the ending is still the new page', async () => {
+    const [customers, form, created] = await Promise.all([
+      recorded('crm-customers'),
+      recorded('crm-new-customer'),
+      recorded('crm-created'),
+    ])
+    const kit = new RecordingKit([customers, form, created])
+      .click(0, 'button', 'New customer')
+      .type(1, 'textbox', 'First name', 'Ada')
+      .click(1, 'button', 'Save')
+      // The browser reports the post's navigation at once, while the form still shows.
+      .navigate(1, 'http://crm.test/crm/customers/C-1042', 50)
+    const demo = readDemonstration(kit.recording(), request({ firstName: 'Ada' }))
+    expect(demo.submit).toMatchObject({ kind: 'click', name: 'Click “Save”' })
+    expect(demo.before).toBe(form)
+    expect(demo.after).toBe(created)
+  })
+
+  test('a typo corrected midway is one clean fill; a click that only focused a field goes', async () => {
+    const [customers, form, created] = await Promise.all([
+      recorded('crm-customers'),
+      recorded('crm-new-customer'),
+      recorded('crm-created'),
+    ])
+    const kit = new RecordingKit([customers, form, created])
+      .click(0, 'button', 'New customer')
+      .click(1, 'textbox', 'First name')
+      .type(1, 'textbox', 'First name', 'A', 'Ad', 'Ada')
+      .type(1, 'textbox', 'Last name', 'Lovelace')
+      .type(1, 'textbox', 'Email', 'ada@exmaple.com', 'ada@exmapl', 'ada@exampl', 'ada@example.com')
+      .choose(1, 'combobox', 'Country', 'France')
+      .click(1, 'button', 'Save')
+    const input = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', country: 'France' }
+    const demo = readDemonstration(kit.recording(), request(input))
+
+    expect(names(demo.path)).toEqual([
+      'Click “New customer”',
+      'Fill “First name”',
+      'Fill “Last name”',
+      'Fill “Email”',
+      'Choose “Country”',
+    ])
+    expect(demo.path.slice(1).map(stepValue)).toEqual([
+      '{{firstName}}',
+      '{{lastName}}',
+      '{{email}}',
+      '{{country}}',
+    ])
+    expect(demo.submit).toMatchObject({ kind: 'click', name: 'Click “Save”' })
+    // The selectors exploration would design, on the screen each action was made on.
+    const firstName = only(form.root, (e) => e.role === 'textbox' && e.name === 'First name')
+    expect((demo.path[1] as Extract<Step, { kind: 'fill' }>).target).toEqual(
+      designSelector(form.root, firstName, 'the “First name” field'),
+    )
+    expect(demo.before).toBe(form)
+    expect(demo.after).toBe(created)
+    expect(demo.fields.map((f) => f.name)).toEqual(['First name', 'Last name', 'Email', 'Country'])
+    const said = demo.notes.map((n) => n.message)
+    expect(said[0]).toBe(
+      'From the demonstration: 12 actions → 6 steps (left out: a click that only put the cursor in “First name”; corrections in “Email” (its last value counts))',
+    )
+    expect(said).toContain('“Ada” typed into “First name” is the sample’s firstName')
+    expect(said).toContain('“Save” sends the form')
+  })
+
+  test('detours go: an address opened and left, a screen visited and backed out of, a box ticked and unticked', async () => {
+    const [customers, lookup, form, created] = await Promise.all([
+      recorded('crm-customers'),
+      recorded('crm-lookup-found'),
+      recorded('crm-new-customer'),
+      recorded('crm-created'),
+    ])
+    const record = { ...lookup, window: { ...lookup.window, url: 'http://fixtures/crm/customers/C-1040' } }
+    const kit = new RecordingKit([customers, record, customers, lookup, customers, form, created])
+      .navigate(0, 'http://fixtures/crm/customers/C-1040')
+      .navigate(1, 'http://fixtures/crm/')
+      .click(2, 'button', 'Find customer')
+      .click(3, 'button', 'Back to customers')
+      .click(4, 'button', 'New customer')
+      .type(5, 'textbox', 'First name', 'Ada')
+      .check(5, 'checkbox', 'VIP customer', true)
+      .check(5, 'checkbox', 'VIP customer', false)
+      .type(5, 'textbox', 'Email', 'ada@example.com')
+      .click(5, 'button', 'Save')
+    const demo = readDemonstration(kit.recording(), request({ firstName: 'Ada', email: 'ada@example.com' }))
+    expect(names(demo.path)).toEqual(['Click “New customer”', 'Fill “First name”', 'Fill “Email”'])
+    expect(demo.notes[0]!.message).toBe(
+      'From the demonstration: 10 actions → 4 steps (left out: a detour through “http://fixtures/crm/customers/C-1040” and back; ' +
+        'a detour through “Find customer” and back; “VIP customer”, changed and changed back)',
+    )
+  })
+
+  test('a form left with Cancel and started again counts once; a Save the app refused was a correction', async () => {
+    const [customers, form, refused, created] = await Promise.all([
+      recorded('crm-customers'),
+      recorded('crm-new-customer'),
+      recorded('crm-email-required'),
+      recorded('crm-created'),
+    ])
+    const kit = new RecordingKit([customers, form, customers, form, refused, created])
+      .click(0, 'button', 'New customer')
+      .type(1, 'textbox', 'Last name', 'Byron')
+      .key(1, 'Tab', 'textbox', 'Last name')
+      .click(1, 'button', 'Cancel')
+      .click(2, 'button', 'New customer')
+      .type(3, 'textbox', 'First name', 'Ada')
+      .click(3, 'button', 'Save')
+      .type(4, 'textbox', 'Email', 'ada@example.com')
+      .click(4, 'button', 'Save')
+    const demo = readDemonstration(kit.recording(), request({ firstName: 'Ada', email: 'ada@example.com' }))
+    expect(names(demo.path)).toEqual(['Click “New customer”', 'Fill “First name”', 'Fill “Email”'])
+    expect(demo.submit.name).toBe('Click “Save”')
+    expect(demo.before).toBe(refused)
+    expect(demo.notes[0]!.message).toBe(
+      'From the demonstration: 9 actions → 4 steps (left out: a detour through “New customer” and back (with 1 value typed there); ' +
+        'an earlier “Save” the app did not take)',
+    )
+  })
+
+  test('a menu opened and closed with Escape, nothing chosen, goes; the menu item chosen later stays', async () => {
+    const [main, menu, accounts] = await Promise.all([
+      native('homebank-main'),
+      native('homebank-manage-menu'),
+      native('homebank-manage-accounts'),
+    ])
+    const kit = new RecordingKit([main, menu, main, menu, accounts])
+      .click(0, 'menuitem', 'Manage')
+      .key(1, 'Escape')
+      .click(2, 'menuitem', 'Manage')
+      .click(3, 'menuitem', 'Accounts...')
+    const demo = readDemonstration(kit.recording(), request({}, { prompt: 'Open the accounts' }))
+    expect(names(demo.path)).toEqual(['Click “Manage”'])
+    expect(demo.submit.name).toBe('Click “Accounts...”')
+    expect(demo.notes[0]!.message).toContain('a detour through “Manage” and back')
+  })
+
+  test('the sample’s values become templates, other values stay as typed', async () => {
+    const [form, created] = await Promise.all([recorded('crm-new-customer'), recorded('crm-created')])
+    const kit = new RecordingKit([form, created])
+      .type(0, 'textbox', 'First name', 'Ada')
+      .type(0, 'textbox', 'Last name', '  Lovelace ')
+      .choose(0, 'combobox', 'Country', 'France')
+      .check(0, 'checkbox', 'VIP customer', true)
+      .type(0, 'textbox', 'Notes', 'Imported from the old CRM')
+      .click(0, 'button', 'Save')
+    const input = { firstName: 'Ada', lastName: 'Lovelace', country: 'france', vip: true }
+    const demo = readDemonstration(kit.recording(), request(input))
+    expect(demo.path).toMatchObject([
+      { kind: 'fill', value: '{{firstName}}', optional: true },
+      // Spacing aside, the same value.
+      { kind: 'fill', value: '{{lastName}}', optional: true },
+      // An option is matched without case at run time: the sample's "france" is France.
+      { kind: 'select', value: '{{country}}', optional: true },
+      { kind: 'check', checked: '{{vip}}', optional: true },
+      { kind: 'fill', name: 'Fill “Notes”', value: 'Imported from the old CRM' },
+    ])
+    expect('optional' in demo.path[4]!).toBe(false)
+    expect(demo.doubts).toEqual([])
+    const said = demo.notes.map((n) => n.message)
+    expect(said).toContain('“VIP customer” is set by the sample’s vip')
+    expect(said).toContain(
+      '“Imported from the old CRM” typed into “Notes” is not one of the sample’s values: the job always uses it',
+    )
+  })
+
+  test('a value only like a sample value is asked about, and the answer decides', async () => {
+    const [form, created] = await Promise.all([recorded('crm-new-customer'), recorded('crm-created')])
+    const kit = new RecordingKit([form, created])
+      .type(0, 'textbox', 'Phone', '+44 20 7946 0958')
+      .type(0, 'textbox', 'Notes', 'ACME-42')
+      .click(0, 'button', 'Save')
+    const req = request({ phone: '20 7946 0958', accountCode: 'acme-42' })
+    const pure = readDemonstration(kit.recording(), req)
+    expect(pure.doubts.map((d) => [d.value, d.choices.map((c) => c.template)])).toEqual([
+      ['+44 20 7946 0958', ['+44 {{phone}}']],
+      ['ACME-42', ['{{accountCode}}']],
+    ])
+
+    const script = scriptedIO([
+      { kind: 'map_field', answer: optionLabelled('The sample’s phone in it: “+44 {{phone}}”') },
+      { kind: 'map_field', answer: optionLabelled('Always “ACME-42”') },
+    ])
+    const demo = await demonstrationSteps(new BuildSession(noDesktop, script.io, req), kit.recording())
+    expect(script.questions.map((q) => q.question.text)).toEqual([
+      'Is “+44 20 7946 0958” (in “Phone”) the sample’s `phone`, or always the same text?',
+      'Is “ACME-42” (in “Notes”) the sample’s `accountCode`, or always the same text?',
+    ])
+    expect(script.questions[1]!.question.options.map((o) => o.label)).toEqual([
+      'The sample’s accountCode (“acme-42” this time)',
+      'Always “ACME-42”',
+    ])
+    expect(demo.path).toMatchObject([
+      { name: 'Fill “Phone”', value: '+44 {{phone}}', optional: true },
+      { name: 'Fill “Notes”', value: 'ACME-42' },
+    ])
+  })
+
+  test('a password comes from the job’s stored secret; what was typed never shows', async () => {
+    const [login, after] = await Promise.all([
+      recordedPage('adminer-login'),
+      recordedPage('adminer-editor-select'),
+    ])
+    const make = () =>
+      new RecordingKit([login, after])
+        .type(0, 'textbox', (e) => e.automationId === 'username', 'root')
+        // A recorder that wrongly sent the value along: it must still never be used or shown.
+        .typeSecret(0, 'textbox', (e) => e.inputType === 'password', 'hunter2')
+        .click(0, 'button', 'Login')
+        .recording()
+    const script = scriptedIO()
+    const req = request({}, { prompt: 'Sign in to Adminer', secretNames: ['username', 'password'] })
+    const demo = await demonstrationSteps(new BuildSession(noDesktop, script.io, req), make())
+    const password = demo.path[1]!
+    expect(password).toMatchObject({ kind: 'fill', value: '{{$secrets.password}}' })
+    expect(JSON.stringify(demo.path)).not.toContain('hunter2')
+    expect(JSON.stringify(demo.notes)).not.toContain('hunter2')
+    expect(JSON.stringify(script.progress)).not.toContain('hunter2')
+    expect(script.lines).toContain(
+      '[map] “Password” takes the job’s stored secret “password” (what was typed there is never recorded)',
+    )
+
+    // No secret fits: the build stops and says how to store one.
+    let failure: unknown
+    try {
+      readDemonstration(
+        make(),
+        request({}, { secretNames: ['apiKey'], route: { method: 'POST', path: '/db' } }),
+      )
+    } catch (error) {
+      failure = error
+    }
+    expect(failure).toBeInstanceOf(BuildFailure)
+    expect((failure as BuildFailure).code).toBe('SIGN_IN_REQUIRED')
+    expect((failure as BuildFailure).message).toBe(
+      'The demonstration typed into the secret field “Password”. What is typed there is never recorded, so the job needs it as a stored secret ' +
+        '(it has “apiKey”, none named for this field): deskhook jobs secret set POST /db password, then teach again.',
+    )
+    expect((failure as BuildFailure).message).not.toContain('hunter2')
+  })
+
+  test('an address typed into the address bar becomes a navigate step with the sample’s value in it', async () => {
+    const [customers, found] = await Promise.all([recorded('crm-customers'), recorded('crm-lookup-found')])
+    const lookup = new RecordingKit([customers, found]).navigate(0, 'http://fixtures/crm/customers/C-1040')
+    const opened = readDemonstration(lookup.recording(), request({ customerId: 'C-1040' }))
+    // Nothing to fill: opening the record's address is the job's one action.
+    expect(opened.path).toEqual([])
+    expect(opened.submit).toEqual({
+      kind: 'navigate',
+      name: 'Open /crm/customers/{{customerId}}',
+      url: '/crm/customers/{{customerId}}',
+    })
+    expect(opened.notes.map((n) => n.message)).toContain(
+      'The address typed, http://fixtures/crm/customers/C-1040, holds the sample’s customerId: the job opens “/crm/customers/{{customerId}}”',
+    )
+
+    // On the way to a form: the address, then the fields, then the send.
+    const [start, edit] = await Promise.all([recordedPage('fossil-tktnew'), recordedPage('fossil-tktedit')])
+    const title = (e: { role: string; value?: string }) => e.value === 'Crash on save'
+    const kit = new RecordingKit([start, edit, edit])
+      .navigate(0, 'http://app/tktedit/5f3a9c0d1e?from=timeline')
+      .type(1, 'textbox', title, 'Crash on save when offline')
+      .click(1, 'button', 'Preview')
+    const demo = readDemonstration(
+      kit.recording(),
+      request({ ticketId: '5f3a9c0d1e', title: 'Crash on save when offline' }, { prompt: 'Rename a ticket' }),
+    )
+    expect(demo.path).toMatchObject([
+      { kind: 'navigate', url: '/tktedit/{{ticketId}}?from=timeline' },
+      { kind: 'fill', value: '{{title}}' },
+    ])
+    expect(demo.submit.name).toBe('Click “Preview”')
+  })
+
+  test('a navigation right after a click is where the click led, not a step', async () => {
+    const [form, created] = await Promise.all([recorded('crm-new-customer'), recorded('crm-created')])
+    const kit = new RecordingKit([form, created, created])
+      .type(0, 'textbox', 'Email', 'ada@example.com')
+      .click(0, 'button', 'Save')
+      .navigate(1, 'http://fixtures/crm/saved', 400)
+    const demo = readDemonstration(kit.recording(), request({ email: 'ada@example.com' }))
+    expect(names(demo.path)).toEqual(['Fill “Email”'])
+    expect(demo.submit.name).toBe('Click “Save”')
+  })
+})
