@@ -1,13 +1,18 @@
 // The native helper protocol: the agent's native driver host (agent/drivers/native/helper-host.ts)
 // and an accessibility helper process (Linux: AT-SPI in Python; Windows: UI Automation in C#)
-// speak JSON lines over the helper's stdin/stdout. Every line is one request or one response;
-// the first request is `hello`, which both sides use to check they speak the same version.
+// speak JSON lines over the helper's stdin/stdout. Every line is one request, one response or (from
+// the helper, unasked) one event of a watch the host started (HELPER_EVENTS); the first request is
+// `hello`, which both sides use to check they speak the same version.
 // Typebox only: the host validates every response against these schemas.
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import { Bounds, ElementAction } from './elements.ts'
+import { RemoteInput } from './recording.ts'
 
-/** Bumped on any incompatible change; a helper of another version is refused at `hello`. */
-export const HELPER_PROTOCOL_VERSION = 1
+/**
+ * Bumped on any incompatible change; a helper of another version is refused at `hello`.
+ * 2: watchInput / unwatchInput / input, and `input` event lines.
+ */
+export const HELPER_PROTOCOL_VERSION = 2
 
 export const HelperRequest = Type.Object({
   /** Unique per request on this helper; its response carries the same id. */
@@ -114,6 +119,44 @@ export const HelperNode = Type.Recursive(
 export type HelperNode = Static<typeof HelperNode>
 
 const WindowArgs = Type.Object({ windowId: Type.String() })
+const Point = Type.Object({ x: Type.Number(), y: Type.Number() })
+
+/**
+ * The element an input event happened on, as the helper read it: its node (with what a snapshot
+ * reads of it, values left out) under a stand-in for its parent, whose role decides some of the
+ * model's roles. The host maps `tree` as it maps snapshots and takes the element of ref `ref`.
+ */
+export const HelperEventTarget = Type.Object({
+  tree: HelperNode,
+  ref: Type.String(),
+  /** Window-relative pixels: the click's point, else the element's centre. */
+  point: Type.Optional(Point),
+})
+export type HelperEventTarget = Static<typeof HelperEventTarget>
+
+/** Lines the helper writes unasked, each for a watch the host started (`watch`: its id). */
+export const HELPER_EVENTS = {
+  /** What a person did in a watched window (see protocol/recording.ts InputEvent). */
+  input: Type.Object({
+    event: Type.Literal('input'),
+    watch: Type.String(),
+    kind: Type.Union([
+      Type.Literal('click'),
+      Type.Literal('input'),
+      Type.Literal('select'),
+      Type.Literal('check'),
+      Type.Literal('key'),
+    ]),
+    target: Type.Optional(HelperEventTarget),
+    /** Never set with `secret`. */
+    value: Type.Optional(Type.String()),
+    secret: Type.Optional(Type.Boolean()),
+    key: Type.Optional(Type.String()),
+  }),
+} satisfies Record<string, TSchema>
+
+export type HelperEventName = keyof typeof HELPER_EVENTS
+export type HelperEvent<E extends HelperEventName = HelperEventName> = Static<(typeof HELPER_EVENTS)[E]>
 
 /** Each command's arguments and result; `call(cmd, args)` is typed by this table. */
 export const HELPER_COMMANDS = {
@@ -185,6 +228,27 @@ export const HELPER_COMMANDS = {
   },
   focus: {
     args: WindowArgs,
+    result: Type.Object({}),
+  },
+  /** Starts reporting a person's input in the window as `input` event lines tagged `watch`. */
+  watchInput: {
+    args: Type.Object({ windowId: Type.String(), watch: Type.String() }),
+    result: Type.Object({
+      watch: Type.String(),
+      /** Clicks and keys made at the PC itself are seen too (X RECORD); else only `input`'s and the app's events. */
+      deviceInput: Type.Boolean(),
+      /** Why they are not. */
+      reason: Type.Optional(Type.String()),
+    }),
+  },
+  /** Ends a watch: no event line of it follows the answer. Unknown watches are no error. */
+  unwatchInput: {
+    args: Type.Object({ watch: Type.String() }),
+    result: Type.Object({}),
+  },
+  /** A remote viewer's input as real X input at window-relative pixels; answers once the app settled. */
+  input: {
+    args: Type.Object({ windowId: Type.String(), input: RemoteInput }),
     result: Type.Object({}),
   },
 } satisfies Record<string, { args: TSchema; result: TSchema }>

@@ -19,7 +19,10 @@
 #
 # The modules next to this file: atspi_common (channel, logging, readers), atspi_tree (windows
 # and snapshots), atspi_actions (acting on elements), atspi_events (changes and deferred replies),
-# atspi_apps (launching and closing apps), atspi_x11 (X11: titles, focus, screenshots, XTest).
+# atspi_apps (launching and closing apps), atspi_x11 (X11: titles, focus, screenshots, XTest),
+# atspi_record ("show me": a person's input as event lines, a remote viewer's input as X input),
+# atspi_targets (what such an event happened on) and atspi_xrecord (a person's own clicks and keys
+# through the X RECORD extension).
 import json
 import os
 import signal
@@ -30,6 +33,7 @@ from atspi_common import HELPER_VERSION, PROTOCOL_VERSION, Atspi, Fail, GLib, is
 from atspi_actions import act, focus, screenshot
 from atspi_apps import close_app, launch
 from atspi_events import EVENT_TYPES, Deferred, on_event, wait_for_change
+from atspi_record import remote_input, unwatch_input, watch_input
 from atspi_tree import list_windows, snapshot
 
 
@@ -53,6 +57,8 @@ SYNC = {
     'snapshot': snapshot,
     'screenshot': screenshot,
     'close': close_app,
+    'watchInput': watch_input,
+    'unwatchInput': unwatch_input,
 }
 
 
@@ -85,6 +91,8 @@ def handle(line):
             result = launch(args, finish_later)
         elif cmd == 'focus':
             result = focus(args, finish_later)
+        elif cmd == 'input':
+            result = remote_input(args, finish_later)
         elif cmd == 'waitForChange':
             result = wait_for_change(args, request_id)
         else:

@@ -2,14 +2,21 @@
 # (XTest) for apps whose controls offer no accessible action.
 import io
 import os
+import time
+from collections import deque
 
 from atspi_common import Fail, safe
 
 
 # ── X11: titles, focus, screenshots, synthetic input ─────────────────────────────────────────
 class X11:
+    # How long a press this helper sent may take to come back through RECORD (atspi_xrecord).
+    INJECTED_TTL_S = 5.0
+
     def __init__(self):
         self._display = None
+        # Presses sent through XTest, oldest first: RECORD sees them like a person's and skips them.
+        self.injected = deque(maxlen=512)
 
     @property
     def display(self):
@@ -99,9 +106,28 @@ class X11:
             raise Fail('UNSUPPORTED_ACTION', 'The X server has no XTest extension for synthetic input')
         xtest.fake_input(d, X.MotionNotify, x=int(x), y=int(y))
         for _ in range(count):
+            self.note_injected('button', button)
             xtest.fake_input(d, X.ButtonPress, button)
             xtest.fake_input(d, X.ButtonRelease, button)
         d.sync()
+
+    def scroll(self, x, y, button, notches):
+        """Wheel notches (button 4 up, 5 down) with the pointer at a screen point."""
+        self.click(x, y, button, notches)
+
+    def note_injected(self, kind, detail):
+        self.injected.append((kind, detail, time.monotonic()))
+
+    def consume_injected(self, kind, detail):
+        """Whether a press seen through RECORD is one this helper sent (then it is forgotten)."""
+        now = time.monotonic()
+        while self.injected and now - self.injected[0][2] > self.INJECTED_TTL_S:
+            self.injected.popleft()
+        for entry in self.injected:
+            if entry[0] == kind and entry[1] == detail:
+                self.injected.remove(entry)
+                return True
+        return False
 
     # Key names as in ElementAction.keys (Playwright's names) → X keysym names.
     KEYSYMS = {
@@ -167,8 +193,10 @@ class X11:
         shift = d.keysym_to_keycode(XK.string_to_keysym('Shift_L'))
         need_shift = codes[-1][1] and len(parts) == 1
         if need_shift:
+            self.note_injected('key', shift)
             xtest.fake_input(d, X.KeyPress, shift)
         for code, _, _ in codes:
+            self.note_injected('key', code)
             xtest.fake_input(d, X.KeyPress, code)
         for code, _, _ in reversed(codes):
             xtest.fake_input(d, X.KeyRelease, code)

@@ -9,8 +9,11 @@ import actions from './atspi_actions.py' with { type: 'text' }
 import apps from './atspi_apps.py' with { type: 'text' }
 import common from './atspi_common.py' with { type: 'text' }
 import events from './atspi_events.py' with { type: 'text' }
+import record from './atspi_record.py' with { type: 'text' }
+import targets from './atspi_targets.py' with { type: 'text' }
 import tree from './atspi_tree.py' with { type: 'text' }
 import x11 from './atspi_x11.py' with { type: 'text' }
+import xrecord from './atspi_xrecord.py' with { type: 'text' }
 import main from './atspi-helper.py' with { type: 'text' }
 import { ATSPI_PROFILE } from './atspi-roles.ts'
 
@@ -23,6 +26,9 @@ export const ATSPI_HELPER_FILES: Readonly<Record<string, string>> = {
   'atspi_events.py': events,
   'atspi_apps.py': apps,
   'atspi_x11.py': x11,
+  'atspi_record.py': record,
+  'atspi_targets.py': targets,
+  'atspi_xrecord.py': xrecord,
 }
 
 export interface LinuxDesktopOptions {

@@ -2,6 +2,8 @@
 // backend: the Linux AT-SPI helper now, the Windows UI Automation helper next; only the command
 // line differs. Every call has a deadline; a helper that hangs past it is killed with its process
 // group, one that dies fails its calls, and either way the next helper is started at once.
+// Besides answers, a helper writes event lines of the watches it was asked to run (an `input`
+// watch while a person demonstrates): routed by watch id to whoever subscribed.
 
 import type { TSchema } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
@@ -10,9 +12,12 @@ import type { Logger } from '../../../lib/logger.ts'
 import { DriverError, type DriverErrorCode } from '../../../protocol/driver.ts'
 import {
   HELPER_COMMANDS,
+  HELPER_EVENTS,
   HELPER_PROTOCOL_VERSION,
   type HelperArgs,
   type HelperCommand,
+  type HelperEvent,
+  type HelperEventName,
   HelperResponse,
   type HelperResult,
 } from '../../../protocol/helper.ts'
@@ -66,6 +71,22 @@ interface Running {
   ending?: DriverError
 }
 
+/** A watch's event lines routed to its subscriber; ended by `close()`, or by the helper's exit. */
+export interface HelperSubscription {
+  /** The id to start the watch with: the helper tags its event lines with it. */
+  readonly watch: string
+  /** The helper that runs the watch: a new one after a restart knows nothing of it. */
+  readonly instance: number
+  close(): void
+}
+
+interface Subscriber {
+  event: HelperEventName
+  instance: number
+  onEvent: (event: HelperEvent) => void
+  onLost?: (error: DriverError) => void
+}
+
 const checkResponse = TypeCompiler.Compile(HelperResponse)
 const resultCheckers = new Map<TSchema, ReturnType<typeof TypeCompiler.Compile>>()
 function resultChecker(schema: TSchema) {
@@ -84,6 +105,8 @@ export class HelperHost {
   #nextId = 1
   #stopped = false
   #hello?: HelloInfo
+  readonly #subscribers = new Map<string, Subscriber>()
+  #nextWatch = 1
 
   constructor(private readonly options: HelperHostOptions) {}
 
@@ -137,6 +160,28 @@ export class HelperHost {
     if (this.#stopped) throw new DriverError('DISCONNECTED', 'The native driver is stopped')
     const running = await this.#ensure()
     return this.#send(running, cmd, args, opts.timeoutMs ?? this.options.callTimeoutMs ?? 15_000)
+  }
+
+  /**
+   * Routes the running helper's `event` lines of a new watch id to `onEvent` (starts the helper
+   * if none runs). Start the watch with `subscription.watch` afterwards, so no line of it can come
+   * before there is someone to take it. `onLost` is told when the helper ends with the watch.
+   */
+  async subscribe<E extends HelperEventName>(
+    event: E,
+    onEvent: (event: HelperEvent<E>) => void,
+    onLost?: (error: DriverError) => void,
+  ): Promise<HelperSubscription> {
+    if (this.#stopped) throw new DriverError('DISCONNECTED', 'The native driver is stopped')
+    const running = await this.#ensure()
+    const watch = `w${this.#nextWatch++}`
+    this.#subscribers.set(watch, {
+      event,
+      instance: running.instance,
+      onEvent: onEvent as (event: HelperEvent) => void,
+      onLost,
+    })
+    return { watch, instance: running.instance, close: () => this.#subscribers.delete(watch) }
   }
 
   /** Ends the helper: its stdin closes (it exits on EOF), then its process group is killed. */
@@ -269,6 +314,11 @@ export class HelperHost {
       call.reject(failure)
     }
     running.pending.clear()
+    for (const [watch, subscriber] of this.#subscribers) {
+      if (subscriber.instance !== running.instance) continue
+      this.#subscribers.delete(watch)
+      subscriber.onLost?.(failure)
+    }
     if (this.#running !== running) return
     this.#running = undefined
     if (!running.ending)
@@ -290,6 +340,10 @@ export class HelperHost {
           { line: line.slice(0, 300) },
           'native helper wrote a line that is not JSON (ignored)',
         )
+        continue
+      }
+      if (isEventLine(parsed)) {
+        this.#dispatch(running, parsed)
         continue
       }
       if (!checkResponse.Check(parsed)) {
@@ -316,6 +370,25 @@ export class HelperHost {
     }
   }
 
+  /** An event line to its watch's subscriber; one that is malformed is dropped (never logged whole: it may hold what a person typed). */
+  #dispatch(running: Running, line: { event: string; watch?: unknown }): void {
+    const { log } = this.options
+    const subscriber = typeof line.watch === 'string' ? this.#subscribers.get(line.watch) : undefined
+    if (!subscriber || subscriber.instance !== running.instance || subscriber.event !== line.event) return
+    const event = subscriber.event
+    const checker = resultChecker(HELPER_EVENTS[event])
+    if (!checker.Check(line)) {
+      const first = checker.Errors(line).First()
+      log.warn({ event, path: first?.path, error: first?.message }, 'native helper event malformed (dropped)')
+      return
+    }
+    try {
+      subscriber.onEvent(line as HelperEvent)
+    } catch (error) {
+      log.warn({ event, err: (error as Error).message }, 'a helper event subscriber failed')
+    }
+  }
+
   async #readStderr(running: Running): Promise<void> {
     const { log } = this.options
     for await (const line of lines(running.proc.stderr)) {
@@ -325,6 +398,10 @@ export class HelperHost {
       log[entry.level](fields, entry.msg)
     }
   }
+}
+
+function isEventLine(line: unknown): line is { event: string; watch?: unknown } {
+  return typeof line === 'object' && line !== null && typeof (line as { event?: unknown }).event === 'string'
 }
 
 function toDriverError(error: { code: string; message: string }): DriverError {

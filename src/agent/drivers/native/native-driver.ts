@@ -4,8 +4,20 @@
 import type { Logger } from '../../../lib/logger.ts'
 import type { AppSpec } from '../../../protocol/automation.ts'
 import { type ChangeResult, type Driver, DriverError } from '../../../protocol/driver.ts'
-import type { ActionResult, ElementAction, Snapshot, WindowInfo } from '../../../protocol/elements.ts'
-import type { HelperWindow } from '../../../protocol/helper.ts'
+import type {
+  ActionResult,
+  ElementAction,
+  Snapshot,
+  UiElement,
+  WindowInfo,
+} from '../../../protocol/elements.ts'
+import type { HelperEvent, HelperEventTarget, HelperWindow } from '../../../protocol/helper.ts'
+import {
+  type InputEvent,
+  REMOTE_KEYS,
+  type RecordedTarget,
+  type RemoteInput,
+} from '../../../protocol/recording.ts'
 import { type BackendProfile, mapWindowTree } from './element-mapping.ts'
 import type { HelperHost } from './helper-host.ts'
 
@@ -164,6 +176,93 @@ export class NativeDriver implements Driver {
   }
 
   /**
+   * Reports a person's input in the window until the returned function is called. Values, checks
+   * and selections come from the app's accessibility events; clicks and keys from `input()` and,
+   * where the X server has RECORD, from the PC's own mouse and keyboard.
+   */
+  async watchInput(windowId: string, onEvent: (event: InputEvent) => void): Promise<() => Promise<void>> {
+    const { host, log } = this.options
+    const subscription = await host.subscribe(
+      'input',
+      (line) => onEvent(this.#inputEvent(line)),
+      (error) => {
+        if (error.code !== 'DISCONNECTED')
+          log.warn({ windowId, err: error.message }, 'input watch lost with the helper')
+      },
+    )
+    let started: { deviceInput: boolean; reason?: string }
+    try {
+      started = await host.call(
+        'watchInput',
+        { windowId, watch: subscription.watch },
+        { timeoutMs: this.options.callTimeoutMs },
+      )
+    } catch (error) {
+      subscription.close()
+      throw error
+    }
+    if (!started.deviceInput)
+      log.warn({ windowId, reason: started.reason }, 'clicks and keys made at the PC itself are not recorded')
+    let stopped = false
+    return async () => {
+      if (stopped) return
+      stopped = true
+      try {
+        if (host.instance === subscription.instance)
+          await host.call(
+            'unwatchInput',
+            { watch: subscription.watch },
+            { timeoutMs: this.options.callTimeoutMs },
+          )
+      } finally {
+        subscription.close()
+      }
+    }
+  }
+
+  /** A remote viewer's click, typing, key or wheel as real X input at window-relative pixels. */
+  async input(windowId: string, input: RemoteInput): Promise<void> {
+    if (input.kind === 'key' && !(REMOTE_KEYS as readonly string[]).includes(input.key))
+      throw new DriverError(
+        'UNSUPPORTED_ACTION',
+        `Unknown key "${input.key}"; the keys are ${REMOTE_KEYS.join(', ')}`,
+      )
+    await this.options.host.call(
+      'input',
+      { windowId, input },
+      { timeoutMs: (this.options.callTimeoutMs ?? 15_000) + WAIT_MARGIN_MS },
+    )
+  }
+
+  #inputEvent(line: HelperEvent<'input'>): InputEvent {
+    const event: InputEvent = { kind: line.kind }
+    const target = line.target && this.#recordedTarget(line.target)
+    if (target) event.target = target
+    if (line.secret) event.secret = true
+    else if (line.value !== undefined) event.value = line.value
+    if (line.key !== undefined) event.key = line.key
+    return event
+  }
+
+  /** The element named exactly as a snapshot names it: its node goes through the same mapping. */
+  #recordedTarget(target: HelperEventTarget): RecordedTarget | undefined {
+    const root = mapWindowTree(
+      { ref: 'window', role: 'frame', name: '', states: [], children: [target.tree] },
+      '',
+      { profile: this.options.profile, origin: { x: 0, y: 0 }, ref: (ref) => ref },
+    )
+    // A target that only holds text is read as part of its parent (a label inside a list item).
+    const element = findRef(root, target.ref) ?? findRef(root, target.tree.ref)
+    if (!element) return undefined
+    const recorded: RecordedTarget = { role: element.role, name: element.name }
+    if (target.point) recorded.point = target.point
+    if (element.automationId) recorded.automationId = element.automationId
+    if (element.inputType) recorded.inputType = element.inputType
+    if (element.placeholder) recorded.placeholder = element.placeholder
+    return recorded
+  }
+
+  /**
    * The model's window. `launchCommand` says how to start its app afresh: as this driver launched
    * it (the app spec's own command), else as its process was started.
    */
@@ -197,4 +296,13 @@ export class NativeDriver implements Driver {
       )
     return ref.slice(slash + 1)
   }
+}
+
+function findRef(element: UiElement, ref: string): UiElement | undefined {
+  if (element.ref === ref) return element
+  for (const child of element.children) {
+    const found = findRef(child, ref)
+    if (found) return found
+  }
+  return undefined
 }
