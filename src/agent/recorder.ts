@@ -16,7 +16,7 @@ import type {
 } from '../protocol/recording.ts'
 
 /** How long the window must stay unchanged to count as settled before a snapshot is taken. */
-const QUIET_MS = 300
+const QUIET_MS = 200
 /** The most one settle waits for quiet (an animated page never is). */
 const SETTLE_MAX_MS = 3_000
 /** Bytes of JSON a recording may take, well under the hub's 8 MB frame. */
@@ -39,6 +39,8 @@ interface Session {
   ended: boolean
   /** Set by an event: the window has to be read again even if no change event came. */
   dirty: boolean
+  /** Wakes the settle loop (an action was recorded). */
+  wake: () => void
 }
 
 export class Recorder {
@@ -84,6 +86,7 @@ export class Recorder {
       loop: Promise.resolve(),
       ended: false,
       dirty: false,
+      wake: () => {},
     }
     this.#session = session
     session.stopWatching = await watch(windowId, (event) => this.#record(session, event))
@@ -144,6 +147,7 @@ export class Recorder {
     if (this.#session === s) this.#session = undefined
     if (s.ended) return
     s.ended = true
+    s.wake()
     await s.stopWatching().catch((err) => this.log.warn({ err }, 'stopping the input watch failed'))
     await s.loop
   }
@@ -161,12 +165,20 @@ export class Recorder {
     s.actions.push(action)
     s.pending.push(action)
     s.dirty = true
+    s.wake()
   }
 
   /** Reads the window again each time it settles after a change or an action. */
   async #settleLoop(s: Session): Promise<void> {
     while (!s.ended) {
-      const change = await this.driver.waitForChange(s.windowId, 500).catch(() => 'timeout' as const)
+      // An action wakes the loop at once: the screen it leads to is read as soon as it settles.
+      const woken = new Promise<'changed'>((resolve) => {
+        s.wake = () => resolve('changed')
+      })
+      const change = await Promise.race([
+        this.driver.waitForChange(s.windowId, 500).catch(() => 'timeout' as const),
+        woken,
+      ])
       if (s.ended) break
       if (change !== 'changed' && !s.dirty) continue
       await this.#settle(s.windowId)

@@ -56,13 +56,20 @@ export const ROW_ROLES = new Set<UiRole>(['row', 'listitem', 'treeitem'])
 export function toAct(recording: Recording, action: RecordedAction, i: number): Act {
   const last = recording.snapshots.length - 1
   const at = (index: number) => recording.snapshots[Math.max(0, Math.min(index, last))]!
-  const before = at(action.before)
   // The screen after it is the one the person's next action was made on; a navigation the
   // click caused is reported before its page settled, so it is passed over.
   const later = recording.actions.slice(i + 1)
   const next = action.kind === 'navigate' ? later[0] : later.find((a) => a.kind !== 'navigate')
-  const after = at(next ? next.before : last)
-  const element = action.target ? locate(before, action.target) : undefined
+  const afterIndex = next ? next.before : last
+  const after = at(afterIndex)
+  // A person quicker than the recorder acts on a screen it read only after the action (a dialog
+  // that had just opened): the screens up to the next action's are looked at too.
+  let before = at(action.before)
+  let element = action.target ? locate(before, action.target) : undefined
+  for (let n = action.before + 1; action.target && !element && n <= Math.min(afterIndex, last); n++) {
+    const found = locate(at(n), action.target)
+    if (found) [before, element] = [at(n), found]
+  }
   const secret =
     action.secret === true || action.target?.inputType === 'password' || element?.inputType === 'password'
   return {

@@ -19,7 +19,7 @@ from atspi_targets import (
     ancestor, click_target, find_focused, is_secret, item_text, key_of, meaningful, same, shown_windows, target_of,
     window_at,
 )
-from atspi_tree import app_pid, find_window
+from atspi_tree import app_pid, app_windows, find_window
 from atspi_x11 import X
 from atspi_xrecord import XRecord, key_name
 
@@ -176,7 +176,24 @@ class Watch:
         if not value or self.last.get(('select', key_of(acc))) == value:
             return
         self.last[('select', key_of(acc))] = value
+        if role != 'combo box':
+            # A list or table the app selects a row in by itself (the record just added) is not
+            # the person's doing: a person's choice comes with the focus in it.
+            states = alive_state(acc)
+            if states is None or not (states.contains(S.FOCUSED) or same(acc, self.focused) or self.focus_within(acc)):
+                return
         self.emit('select', acc, value=value)
+
+    def focus_within(self, acc):
+        """The focused element is inside `acc` (a table's focused cell)."""
+        node = self.focused
+        for _ in range(12):
+            if node is None:
+                return False
+            if same(node, acc):
+                return True
+            node = safe(node.get_parent)
+        return False
 
     # ── clicks and keys ──
     def focus_target(self, at=None):
@@ -328,12 +345,23 @@ def remote_input(args, finish_later):
     if not X.has_xtest():
         raise Fail('UNSUPPORTED_ACTION', 'The X server has no XTest extension for input')
     watches = [w for w in WATCHES.values() if w.bus == bus_of(win)]
-    activate(win, app)
     if kind in ('click', 'scroll'):
         x, y = bounds['x'] + float(data['x']), bounds['y'] + float(data['y'])
         top = window_at(app, x, y, win)
         if top is None:
             raise Fail('ELEMENT_OBSCURED', f'({data["x"]}, {data["y"]}) is outside the window')
+        # The window clicked gets the keyboard (a dialog over the main window), as a window
+        # manager gives it; without one (a bare X server) the focus would stay where it was.
+        activate(top, app)
+    else:
+        # Keys go to the app's latest modal dialog while one is open, as a person's would; else
+        # to whichever of its windows has them (an open combo list), else to the window.
+        modals = [w for w, _, states in app_windows(app) if states.contains(S.MODAL)]
+        if modals:
+            activate(modals[-1], app)
+        elif not any(states.contains(S.ACTIVE) for _, states in shown_windows(app)):
+            activate(win, app)
+    if kind in ('click', 'scroll'):
         if kind == 'click':
             # Read before the click: what it does may close the window (OK, Cancel).
             acc = click_target(top, x, y) if watches else None
@@ -370,9 +398,10 @@ def remote_input(args, finish_later):
 
 
 def activate(win, app):
-    """Input goes to the app's active window; one that has none gets the keyboard (and is raised)
-    the way a window manager activates a window that is clicked."""
-    if any(states.contains(S.ACTIVE) for _, states in shown_windows(app)):
+    """The window gets the keyboard unless it has it already, the way a window manager
+    activates a window that is clicked."""
+    states = alive_state(win)
+    if states is not None and states.contains(S.ACTIVE):
         return
     xwin = safe(lambda: X.window_for(app_pid(app), rect(win)))
     if xwin is not None:

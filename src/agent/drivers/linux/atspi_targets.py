@@ -146,4 +146,27 @@ def click_target(top, x, y):
         if child is None or same(child, node):
             break
         node = child
+    # Some containers answer no child at a point (GTK's tool bars, a notebook's page under its
+    # tab): the smallest showing element whose extents hold the point is the one clicked.
+    deeper = child_at(node, x, y)
+    if deeper is not None:
+        node = deeper
     return None if same(node, top) else meaningful(node)
+
+
+def child_at(node, x, y, budget=1500):
+    """The smallest showing descendant whose extents hold the point, by walking (bounded). A
+    container's own extents may not hold its children (a notebook's page sits under its tab)."""
+    found, area, stack, seen = None, None, [node], 0
+    while stack and seen < budget:
+        current = stack.pop()
+        seen += 1
+        for child in children_of(current):
+            states = alive_state(child)
+            if states is None or not states.contains(S.SHOWING):
+                continue
+            stack.append(child)
+            bounds = rect(child)
+            if contains(bounds, x, y) and (area is None or bounds['width'] * bounds['height'] <= area):
+                found, area = child, bounds['width'] * bounds['height']
+    return found
