@@ -10,6 +10,7 @@ import { escapeRegex } from './generalise.ts'
 import type { InputLeaf } from './input-leaves.ts'
 import { BuildFailure } from './session.ts'
 import { signInForm } from './sign-in.ts'
+import { safeDecode, safeUrl } from './url-route.ts'
 import { booleanOf } from './value-adapters.ts'
 import { textSimilarity } from './words.ts'
 
@@ -208,20 +209,4 @@ export function addressTemplate(
 export function sameAddress(a: string | undefined, b: string | undefined): boolean {
   if (!a || !b) return false
   return a.split('#')[0] === b.split('#')[0]
-}
-
-function safeUrl(href: string): URL | undefined {
-  try {
-    return new URL(href)
-  } catch {
-    return undefined
-  }
-}
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    return segment
-  }
 }

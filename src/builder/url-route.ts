@@ -222,7 +222,7 @@ function visibleText(root: UiElement): string {
   return parts.join(' \n')
 }
 
-function safeUrl(href: string, base?: string): URL | undefined {
+export function safeUrl(href: string, base?: string): URL | undefined {
   try {
     return new URL(href, base)
   } catch {
@@ -230,7 +230,7 @@ function safeUrl(href: string, base?: string): URL | undefined {
   }
 }
 
-function safeDecode(segment: string): string {
+export function safeDecode(segment: string): string {
   try {
     return decodeURIComponent(segment)
   } catch {

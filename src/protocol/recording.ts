@@ -119,19 +119,4 @@ export const RemoteInput = Type.Union([
 ])
 export type RemoteInput = Static<typeof RemoteInput>
 
-export const REMOTE_KEYS = [
-  'Enter',
-  'Tab',
-  'Escape',
-  'Backspace',
-  'Delete',
-  'ArrowUp',
-  'ArrowDown',
-  'ArrowLeft',
-  'ArrowRight',
-  'Home',
-  'End',
-  'PageUp',
-  'PageDown',
-  'Space',
-] as const
+export { REMOTE_KEYS } from './remote-keys.ts'

@@ -6,26 +6,13 @@
 // a click at the window's own pixel, and keys pressed while it has focus as typed text or named
 // keys, one request at a time and in order. Nothing the person types is written into the page:
 // the list shows only what the recorder reports ("Typed a secret…" for password fields).
+import { REMOTE_KEYS } from '../../protocol/remote-keys.ts'
 import { csrfToken } from './common.ts'
 
 const POLL_MS = 1000
 
-/** The names RemoteInput's `key` accepts (src/protocol/recording.ts REMOTE_KEYS), by KeyboardEvent.key. */
-const NAMED_KEYS = new Set([
-  'Enter',
-  'Tab',
-  'Escape',
-  'Backspace',
-  'Delete',
-  'ArrowUp',
-  'ArrowDown',
-  'ArrowLeft',
-  'ArrowRight',
-  'Home',
-  'End',
-  'PageUp',
-  'PageDown',
-])
+/** The names RemoteInput's `key` accepts, by KeyboardEvent.key (Space is typed as text). */
+const NAMED_KEYS = new Set<string>(REMOTE_KEYS.filter((k) => k !== 'Space'))
 /** RemoteInput's limit on one `type`. */
 const MAX_TEXT = 2000
 
