@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createEnrollmentToken } from '../../src/modules/desktops/service.ts'
 import type { Snapshot, UiElement, WindowInfo } from '../../src/protocol/elements.ts'
 import type { RemoteInput } from '../../src/protocol/recording.ts'
-import { type AgentProcess, startAgent } from '../helpers/agent-process.ts'
 import { cli, eventually } from '../helpers/cli.ts'
-import { type AppHome, appHome, type NativeApp, osmoApp, osmoContacts } from '../helpers/native-apps.ts'
+import {
+  type NativeApp,
+  type NativeRig,
+  osmoApp,
+  osmoContacts,
+  startNativeRig,
+} from '../helpers/native-apps.ts'
 import { useNativeDesktop } from '../helpers/native-desktop.ts'
-import { startTestServer, type TestServer, teachBody } from '../helpers/test-server.ts'
+import { type TestServer, teachBody } from '../helpers/test-server.ts'
 
 /**
  * "Show me" on a real native app: Osmo (GTK, Debian's package) on a headless Linux desktop, the
@@ -16,32 +20,20 @@ import { startTestServer, type TestServer, teachBody } from '../helpers/test-ser
  * contact on a live call.
  */
 const native = useNativeDesktop()
+let rig: NativeRig
 let s: TestServer
-let agent: AgentProcess
 let desktopId: string
-let home: AppHome
 let osmo: NativeApp
 
 beforeAll(async () => {
-  home = appHome()
-  osmo = osmoApp(home)
-  s = await startTestServer({ watchIntervalMs: 20 })
-  agent = startAgent({
-    server: s.url,
-    token: createEnrollmentToken(s.ctx).token,
-    name: 'linux-desk',
-    driver: 'desktop',
-    env: { ...native.desktop.vars, ...home.env },
+  rig = await startNativeRig(native.desktop, (home) => {
+    osmo = osmoApp(home)
+    return [osmo]
   })
-  desktopId = String((await agent.waitForLog((l) => l.msg === 'online', 30_000)).desktopId)
-  await s.hub.rpc<WindowInfo>(desktopId, 'launch', [osmo.spec], 60_000)
+  ;({ server: s, desktopId } = rig)
 }, 90_000)
 
-afterAll(async () => {
-  await agent?.cleanup()
-  await s?.close()
-  home?.remove()
-}, 30_000)
+afterAll(() => rig?.stop(), 30_000)
 
 interface BuildView {
   status: string

@@ -1,18 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createEnrollmentToken } from '../../src/modules/desktops/service.ts'
-import type { WindowInfo } from '../../src/protocol/elements.ts'
-import { type AgentProcess, startAgent } from '../helpers/agent-process.ts'
 import { cli, eventually } from '../helpers/cli.ts'
 import {
-  type AppHome,
-  appHome,
   homebankApp,
   type NativeApp,
+  type NativeRig,
   osmoApp,
   osmoContacts,
+  startNativeRig,
 } from '../helpers/native-apps.ts'
 import { useNativeDesktop } from '../helpers/native-desktop.ts'
-import { startTestServer, type TestServer, teachBody } from '../helpers/test-server.ts'
+import { type TestServer, teachBody } from '../helpers/test-server.ts'
 
 /**
  * Teaching real desktop apps nobody here wrote, from HTTP calls alone: the real server, a real
@@ -23,37 +20,22 @@ import { startTestServer, type TestServer, teachBody } from '../helpers/test-ser
  * DESKHOOK_TRANSCRIPT=1 prints what a person teaching would see.
  */
 const native = useNativeDesktop()
+let rig: NativeRig
 let s: TestServer
-let agent: AgentProcess
-let desktopId: string
-let home: AppHome
 let osmo: NativeApp
 let homebank: NativeApp
 
 beforeAll(async () => {
-  home = appHome()
-  osmo = osmoApp(home)
-  homebank = homebankApp(home)
-  s = await startTestServer({ watchIntervalMs: 20 })
-  agent = startAgent({
-    server: s.url,
-    token: createEnrollmentToken(s.ctx).token,
-    name: 'linux-desk',
-    driver: 'desktop',
-    // The apps the agent starts live in this home: a clean start, data kept across launches.
-    env: { ...native.desktop.vars, ...home.env },
-  })
-  desktopId = String((await agent.waitForLog((l) => l.msg === 'online', 30_000)).desktopId)
   // A person's desktop with both apps open.
-  await s.hub.rpc<WindowInfo>(desktopId, 'launch', [osmo.spec], 60_000)
-  await s.hub.rpc<WindowInfo>(desktopId, 'launch', [homebank.spec], 60_000)
+  rig = await startNativeRig(native.desktop, (home) => {
+    osmo = osmoApp(home)
+    homebank = homebankApp(home)
+    return [osmo, homebank]
+  })
+  s = rig.server
 }, 90_000)
 
-afterAll(async () => {
-  await agent?.cleanup()
-  await s?.close()
-  home?.remove()
-}, 30_000)
+afterAll(() => rig?.stop(), 30_000)
 
 interface BuildView {
   id: string

@@ -4,8 +4,12 @@
 // the app is given `env`, so the app it launches reads and writes only this home.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { createEnrollmentToken } from '../../src/modules/desktops/service.ts'
 import type { AppSpec } from '../../src/protocol/automation.ts'
+import type { WindowInfo } from '../../src/protocol/elements.ts'
+import { type AgentProcess, startAgent } from './agent-process.ts'
 import { tempDir } from './temp-dir.ts'
+import { startTestServer, type TestServer } from './test-server.ts'
 
 /** A person's home folder for apps: HOME and the XDG folders point into it. */
 export interface AppHome {
@@ -91,5 +95,47 @@ export function homebankApp(home: AppHome = appHome('deskhook-homebank-')): Nati
     home: home.path,
     dataFile,
     remove: home.remove,
+  }
+}
+
+/**
+ * The real server and a real `deskhook agent --driver desktop` on the test desktop, with a
+ * person's home for the apps, the given apps open: what the native end-to-end tests start from.
+ */
+export interface NativeRig {
+  server: TestServer
+  agent: AgentProcess
+  desktopId: string
+  home: AppHome
+  stop(): Promise<void>
+}
+
+export async function startNativeRig(
+  desktop: { vars: Record<string, string> },
+  open: (home: AppHome) => NativeApp[],
+): Promise<NativeRig> {
+  const home = appHome()
+  const apps = open(home)
+  const server = await startTestServer({ watchIntervalMs: 20 })
+  const agent = startAgent({
+    server: server.url,
+    token: createEnrollmentToken(server.ctx).token,
+    name: 'linux-desk',
+    driver: 'desktop',
+    // The apps the agent starts live in this home: a clean start, data kept across launches.
+    env: { ...desktop.vars, ...home.env },
+  })
+  const desktopId = String((await agent.waitForLog((l) => l.msg === 'online', 30_000)).desktopId)
+  for (const app of apps) await server.hub.rpc<WindowInfo>(desktopId, 'launch', [app.spec], 60_000)
+  return {
+    server,
+    agent,
+    desktopId,
+    home,
+    async stop() {
+      await agent.cleanup()
+      await server.close()
+      home.remove()
+    },
   }
 }
