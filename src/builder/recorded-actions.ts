@@ -64,12 +64,19 @@ export function toAct(recording: Recording, action: RecordedAction, i: number): 
   const after = at(afterIndex)
   // A person quicker than the recorder acts on a screen it read only after the action (a dialog
   // that had just opened): the screens up to the next action's are looked at too.
+  // First an element of the target's own role, on its screen or a later one; only then
+  // whatever lies under the point on its screen.
   let before = at(action.before)
-  let element = action.target ? locate(before, action.target) : undefined
-  for (let n = action.before + 1; action.target && !element && n <= Math.min(afterIndex, last); n++) {
-    const found = locate(at(n), action.target)
+  let element: UiElement | undefined
+  for (
+    let n = action.before;
+    action.target && !element && n <= Math.max(action.before, Math.min(afterIndex, last));
+    n++
+  ) {
+    const found = locate(at(n), action.target, true)
     if (found) [before, element] = [at(n), found]
   }
+  if (action.target && !element) element = locate(before, action.target, false)
   const secret =
     action.secret === true || action.target?.inputType === 'password' || element?.inputType === 'password'
   return {
@@ -83,7 +90,11 @@ export function toAct(recording: Recording, action: RecordedAction, i: number): 
 }
 
 /** The element an action was made on: by role and name, then automationId, then the point. */
-function locate(snapshot: Snapshot, target: NonNullable<RecordedAction['target']>): UiElement | undefined {
+function locate(
+  snapshot: Snapshot,
+  target: NonNullable<RecordedAction['target']>,
+  sameRole: boolean,
+): UiElement | undefined {
   const all = indexTree(snapshot.root).all
   const point = target.point
   const at = (e: UiElement) =>
@@ -106,10 +117,9 @@ function locate(snapshot: Snapshot, target: NonNullable<RecordedAction['target']
     if (byId) return byId
   }
   const under = all.filter(at).sort((a, b) => area(a) - area(b))
-  return (
-    under.find((e) => e.role === target.role) ??
-    under.find((e) => e !== snapshot.root && e.role !== 'generic')
-  )
+  const own = under.find((e) => e.role === target.role)
+  if (own || sameRole) return own
+  return under.find((e) => e !== snapshot.root && e.role !== 'generic')
 }
 
 function keyOf(action: RecordedAction, snapshot: Snapshot, element: UiElement | undefined): string {

@@ -118,9 +118,11 @@ describe('a demonstration on Osmo', () => {
 
     const stopped = await s.call(`${rec}/stop`, { method: 'POST' })
     expect(stopped.status).toBe(200)
-    const recording = (await stopped.json()) as { actions: { kind: string; value?: string }[] }
+    const recording = (await stopped.json()) as {
+      actions: { kind: string; value?: string; screenshotUrl?: string }[]
+    }
     if (process.env.DESKHOOK_TRANSCRIPT)
-      console.log(JSON.stringify(recording.actions.map(({ screenshotUrl, ...a }: any) => a)))
+      console.log(JSON.stringify(recording.actions.map(({ screenshotUrl: _, ...a }) => a)))
     // The typo and its correction are there as the person made them; the builder keeps the last value.
     expect(recording.actions.filter((a) => a.kind === 'input').at(-1)?.value).toBe('Byron')
 

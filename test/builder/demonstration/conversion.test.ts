@@ -36,6 +36,32 @@ const noDesktop = new Proxy({} as DesktopPort, {
 })
 
 describe('a demonstration becomes steps', () => {
+  test('a person quicker than the recorder: typing into a dialog the recorder had not read yet goes into the dialog’s box', async () => {
+    const [contacts, dialog, added] = await Promise.all([
+      native('osmo-contacts'),
+      native('osmo-add-contact'),
+      native('osmo-contact-added'),
+    ])
+    // Osmo's boxes have no names: the one right of the caption.
+    const after = (caption: string) => (e: { role: string; bounds?: { x: number; y: number } }) => {
+      const label = dialog.root.children
+        .flatMap(function all(x): (typeof dialog.root)[] {
+          return [x, ...x.children.flatMap(all)]
+        })
+        .find((x) => x.role === 'text' && x.name === caption)!
+      return !!e.bounds && Math.abs(e.bounds.y - label.bounds!.y) < 5 && e.bounds.x > label.bounds!.x
+    }
+    const kit = new RecordingKit([contacts, dialog, added])
+      .click(0, 'button', 'New contact')
+      .type(1, 'textbox', after('First name:'), 'Ada')
+      .click(1, 'button', 'OK')
+    // The typing was recorded while the recorder still held the screen without the dialog.
+    kit.actions[1]!.before = 0
+    const demo = readDemonstration(kit.recording(), request({ firstName: 'Ada' }))
+    expect(names(demo.path)).toEqual(['Click “New contact”', 'Fill “First name”'])
+    expect(stepValue(demo.path[1])).toBe('{{firstName}}')
+  })
+
   test('a form post: the navigation it caused is reported before the new page settled; the ending is still the new page', async () => {
     const [customers, form, created] = await Promise.all([
       recorded('crm-customers'),
