@@ -64,17 +64,22 @@ export function toAct(recording: Recording, action: RecordedAction, i: number): 
   const after = at(afterIndex)
   // A person quicker than the recorder acts on a screen it read only after the action (a dialog
   // that had just opened): the screens up to the next action's are looked at too.
-  // First an element of the target's own role, on its screen or a later one; only then
-  // whatever lies under the point on its screen.
+  // First an element of the target's own role: on its screen, on the nearest later one (a
+  // person quicker than the recorder, whose screens lag behind), or on an earlier one (a screen
+  // read while it was being redrawn); only then whatever lies under the point on its screen.
   let before = at(action.before)
   let element: UiElement | undefined
-  for (
-    let n = action.before;
-    action.target && !element && n <= Math.max(action.before, Math.min(afterIndex, last));
-    n++
-  ) {
-    const found = locate(at(n), action.target, true)
-    if (found) [before, element] = [at(n), found]
+  const end = Math.max(action.before, last)
+  const order = [
+    ...Array.from({ length: end - action.before + 1 }, (_, k) => action.before + k),
+    ...Array.from({ length: action.before }, (_, k) => action.before - 1 - k),
+  ]
+  for (const n of action.target ? order : []) {
+    const found = locate(at(n), action.target!, true)
+    if (found) {
+      ;[before, element] = [at(n), found]
+      break
+    }
   }
   if (action.target && !element) element = locate(before, action.target, false)
   const secret =
