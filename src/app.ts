@@ -3,6 +3,7 @@ import type { AppContext } from './context.ts'
 import type { DashboardState } from './dashboard/gate.ts'
 import { dashboardRoutes } from './dashboard/index.ts'
 import { httpPlugin } from './http/http-plugin.ts'
+import { agentInstallRoutes } from './modules/agent-install/index.ts'
 import { buildsRoutes } from './modules/builds/index.ts'
 import { desktopsRoutes } from './modules/desktops/index.ts'
 import { executionsRoutes } from './modules/executions/index.ts'
@@ -34,6 +35,7 @@ export function createApp(ctx: AppContext, runtime: Runtime) {
     .use(recordingsRoutes(ctx, runtime.hub))
     .use(executionsRoutes(ctx, runtime))
     .use(desktopsRoutes(ctx, runtime.hub))
+    .use(agentInstallRoutes(ctx))
     .use(dashboardRoutes(ctx, runtime))
     .use(triggerRoutes(ctx, runtime))
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { AGENT_DOWNLOAD_PATHS } from '../../src/http/public-paths.ts'
 import { cookieFrom, signIn } from '../helpers/dashboard.ts'
 import { startTestServer, type TestServer } from '../helpers/test-server.ts'
 
@@ -168,7 +169,8 @@ describe('signed in', () => {
   })
 
   test('every dashboard page and action without a session goes to sign-in', async () => {
-    const open = new Set(['/_/sign-in', '/_/setup', '/_/assets/*'])
+    // The agent's installer and exe are public on purpose: a PC without a session fetches them.
+    const open = new Set(['/_/sign-in', '/_/setup', '/_/assets/*', ...AGENT_DOWNLOAD_PATHS])
     const routes = server.routes.filter((r) => r.path.startsWith('/_/') && !open.has(r.path))
     expect(routes.length).toBeGreaterThan(1)
     for (const r of routes) {

@@ -3,6 +3,8 @@ import type { AppContext } from '../../context.ts'
 import { baseUrl } from '../../http/base-url.ts'
 import { requestState } from '../../http/request-state.ts'
 import { AppError } from '../../lib/errors.ts'
+import { agentExeMissing, findAgentExe } from '../../modules/agent-install/agent-exe.ts'
+import { windowsInstallCommand } from '../../modules/agent-install/service.ts'
 import { createEnrollmentToken, getDesktop, revokeDesktop } from '../../modules/desktops/service.ts'
 import type { SignedIn } from '../../modules/users/sessions.ts'
 import { workspaceName } from '../../modules/users/workspace.ts'
@@ -20,6 +22,8 @@ interface Enrollment {
   token: string
   expiresAt: string
   command: string
+  /** The PowerShell one-liner that installs the agent on a Windows PC, and why it cannot yet. */
+  windows: { command: string; missing?: string }
 }
 
 interface ConnectForm {
@@ -181,6 +185,16 @@ function ConnectDesktop(props: {
             On Windows the program is <code>deskhook.exe</code>. Once enrolled, the agent keeps its own
             credential: later starts need no token.
           </p>
+          <p>
+            Or, on a Windows PC, paste this into PowerShell in that user's session: it installs the agent for
+            the user (no admin rights), enrolls it with the same token and starts it at every logon.
+          </p>
+          <Copyable multiline text={enrolled.windows.command} label="Windows install command" />
+          {enrolled.windows.missing && (
+            <Notice kind="info">
+              <pre>{enrolled.windows.missing}</pre>
+            </Notice>
+          )}
         </div>
       ) : (
         <p class="muted">
@@ -279,13 +293,17 @@ export const desktopsPage = (ctx: AppContext, hub: AgentHub) => {
       const revoked = typeof query.revoked === 'string' ? getDesktop(ctx, query.revoked) : undefined
       return render(request, { revoked: revoked?.revokedAt ? revoked.name : undefined })
     })
-    .post('/_/desktops/connect', ({ request, body }) => {
+    .post('/_/desktops/connect', async ({ request, body }) => {
       requireAdmin(requestState(request).signedIn)
       const form = readConnectForm(body)
       if (form.error) return render(request, { form }, 400)
       const { token, expiresAt } = createEnrollmentToken(ctx)
       const command = agentCommand(baseUrl(ctx), token, form)
-      return render(request, { enrolled: { token, expiresAt, command } })
+      const windows = {
+        command: windowsInstallCommand(baseUrl(ctx), token, form),
+        missing: (await findAgentExe(ctx)) ? undefined : agentExeMissing(ctx, { exactPlaces: true }),
+      }
+      return render(request, { enrolled: { token, expiresAt, command, windows } })
     })
     .post('/_/desktops/:id/revoke', ({ request, params }) => {
       requireAdmin(requestState(request).signedIn)
