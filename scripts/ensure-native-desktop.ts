@@ -3,7 +3,7 @@
  * and real GTK apps from Debian's packages, driven through AT-SPI by the Python helper. Installs
  * what is missing when this process may (root with apt-get, as in CI); otherwise says what to install.
  */
-import { existsSync } from 'node:fs'
+import { ensureDebianPackages } from './debian-packages.ts'
 
 const PACKAGES: [path: string, pkg: string][] = [
   ['/usr/bin/Xvfb', 'xvfb'],
@@ -24,29 +24,4 @@ const PACKAGES: [path: string, pkg: string][] = [
   ['/usr/bin/homebank', 'homebank'],
 ]
 
-// The typelib's folder depends on the architecture; any multiarch folder will do.
-const present = (path: string) =>
-  existsSync(path) ||
-  (path.includes('x86_64-linux-gnu') && existsSync(path.replace('x86_64-linux-gnu', 'aarch64-linux-gnu')))
-const missing = PACKAGES.filter(([path]) => !present(path)).map(([, pkg]) => pkg)
-if (missing.length === 0) process.exit(0)
-
-const canApt = process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')
-if (!canApt) {
-  console.error(`The native desktop tests need Debian packages: sudo apt-get install -y ${missing.join(' ')}`)
-  process.exit(1)
-}
-console.log(`Installing the native test desktop from Debian packages: ${missing.join(', ')}`)
-const apt = (args: string[]) =>
-  Bun.spawn(['apt-get', '-o', 'DPkg::Lock::Timeout=900', ...args], {
-    stdout: 'inherit',
-    stderr: 'inherit',
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  }).exited
-const install = ['install', '-y', '--no-install-recommends', ...missing]
-if ((await apt(install)) !== 0) {
-  if ((await apt(['update'])) !== 0 || (await apt(install)) !== 0) {
-    console.error(`apt-get could not install ${missing.join(' ')}`)
-    process.exit(1)
-  }
-}
+await ensureDebianPackages('The native desktop tests', PACKAGES)

@@ -9,6 +9,7 @@ import { type Clock, systemClock } from './lib/clock.ts'
 import { lockDataDir } from './lib/data-dir-lock.ts'
 import { AppError, type ErrorCode, ErrorStatus, errorBody } from './lib/errors.ts'
 import { createLogger, type Logger } from './lib/logger.ts'
+import { formatFingerprint } from './lib/tls-pin.ts'
 import { type CreatedKey, ensureInitialKey } from './modules/keys/service.ts'
 import { countUsers } from './modules/users/service.ts'
 import { AgentHub } from './runtime/agent-hub/index.ts'
@@ -18,6 +19,8 @@ import { ExecutionWaiters } from './runtime/execution-waiters.ts'
 import { startRetention } from './runtime/retention.ts'
 import { Scheduler } from './runtime/scheduler/index.ts'
 import { type DelivererOptions, WebhookDeliverer } from './runtime/webhook-deliverer.ts'
+import { writeServedTls } from './tls/served-record.ts'
+import { loadServerTls, type ServerTls, watchCertificateEnd } from './tls/server-tls.ts'
 
 export interface RunningServer {
   ctx: AppContext
@@ -33,6 +36,8 @@ export interface RunningServer {
   routes: { method: string; path: string }[]
   /** While nobody has a dashboard account: the one-time link that creates the first admin. */
   setupUrl: string | null
+  /** What the server listens with under `--tls auto` or `--tls-cert`; null for plain HTTP. */
+  tls: ServerTls | null
   stop(): Promise<void>
 }
 
@@ -44,8 +49,14 @@ export async function startServer(
   const log = opts.log ?? createLogger({ level: config.logLevel, format: config.logFormat })
   // One server per data dir (before the database is even opened).
   const lock = lockDataDir(config.dataDir)
+  const clock = opts.clock ?? systemClock
   let db: ReturnType<typeof openDatabase>
+  let tls: ServerTls | null
   try {
+    // Before the database: a certificate problem stops the start with nothing else begun.
+    tls = await loadServerTls(config, log, clock.now())
+    // Tokens made in other processes (`deskhook desktops token`) carry the same fingerprint.
+    writeServedTls(config.dataDir, tls && { mode: tls.mode, fingerprint: tls.fingerprint })
     db = openDatabase(config.dataDir)
   } catch (error) {
     lock.release()
@@ -53,7 +64,7 @@ export async function startServer(
   }
   const applied = migrate(db.$client)
   if (applied.length) log.info({ migrations: applied }, 'database migrated')
-  const ctx = createContext({ config, db, log, clock: opts.clock ?? systemClock })
+  const ctx = createContext({ config, db, log, clock })
   const initialKey = ensureInitialKey(ctx)
   const watcher = startDbWatcher(ctx)
   const hub = new AgentHub(ctx)
@@ -85,11 +96,25 @@ export async function startServer(
     // What fails before the app sees the request (a Host header no URL can be made of) still
     // gets deskhook's JSON error, never HTML and never a stack.
     error: (error: Error) => serverLevelError(log, error),
+    ...(tls && { tls: { cert: tls.cert, key: tls.key } }),
   })
   const server = app.server!
-  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${server.port}`
+  const scheme = tls ? 'https' : 'http'
+  const url = `${scheme}://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${server.port}`
   ctx.site.url = config.publicUrl ?? url
-  log.info({ url, dataDir: config.dataDir }, 'deskhook listening')
+  const certificateEnd = tls && watchCertificateEnd(config, log, tls, () => clock.now())
+  log.info(
+    {
+      url,
+      dataDir: config.dataDir,
+      ...(tls && {
+        tls: tls.mode,
+        pinned: tls.fingerprint ? formatFingerprint(tls.fingerprint) : null,
+        certificateEnds: tls.expiresAt.toISOString(),
+      }),
+    },
+    'deskhook listening',
+  )
   const setupUrl = dashboard.setupToken ? `${ctx.site.url}/_/setup?token=${dashboard.setupToken}` : null
 
   let stopping: Promise<void> | undefined
@@ -118,6 +143,7 @@ export async function startServer(
         )
         await server.stop(true)
       }
+      certificateEnd?.stop()
       await webhooks.stop()
       await watcher.stop()
       ctx.writes.flush()
@@ -137,6 +163,7 @@ export async function startServer(
     port: server.port ?? config.port,
     initialKey,
     setupUrl,
+    tls,
     routes: app.routes.map((r) => ({ method: r.method, path: r.path })),
     stop,
   }

@@ -7,6 +7,7 @@ import type {
   StepStarted,
 } from '../automation/run-types.ts'
 import type { Logger } from '../lib/logger.ts'
+import { splitEnrollmentToken } from '../lib/tls-pin.ts'
 import type { Automation } from '../protocol/automation.ts'
 import { type Driver, DriverError } from '../protocol/driver.ts'
 import type {
@@ -33,7 +34,10 @@ export type RunAutomation = (
 
 export interface AgentOptions {
   server: string
+  /** `dhe_<secret>`, or `dhe_<secret>~<fingerprint>` to pin the server's certificate. */
   token?: string
+  /** Pins this certificate (SHA-256 hex) instead of the saved one (after the server's CA changed). */
+  pin?: string
   name?: string
   driver: Driver
   runAutomation: RunAutomation
@@ -67,6 +71,8 @@ interface Preview {
 export class Agent {
   readonly connection: AgentConnection
   #name: string
+  /** The certificate the server must present; saved with the credential at enrollment. */
+  readonly #pin?: string
   #busy?: { runId: string; abort: AbortController }
   #preview?: Preview
   readonly #recorder: Recorder
@@ -75,8 +81,13 @@ export class Agent {
     this.#recorder = new Recorder(opts.driver, opts.log)
     const saved = opts.state.loadCredential(opts.server)
     this.#name = opts.name ?? saved?.name ?? hostname()
+    // The credential in use decides: an enrolled agent keeps the pin it enrolled with.
+    this.#pin = opts.pin ?? (saved ? saved.pin : splitEnrollmentToken(opts.token ?? '').pin)
     this.connection = new AgentConnection({
       server: opts.server,
+      pin: this.#pin,
+      pinFrom: () => (opts.pin ? 'flag' : opts.state.loadCredential(opts.server) ? 'enrollment' : 'token'),
+      onRefused: (reason) => opts.onFatal(reason),
       log: opts.log,
       backoffBaseMs: opts.backoffBaseMs,
       backoffCapMs: opts.backoffCapMs,
@@ -107,7 +118,7 @@ export class Agent {
     const saved = this.opts.state.loadCredential(this.opts.server)
     const auth: Hello['auth'] = saved
       ? { kind: 'credential', desktopId: saved.desktopId, secret: saved.secret }
-      : { kind: 'enroll', token: this.opts.token ?? '' }
+      : { kind: 'enroll', token: splitEnrollmentToken(this.opts.token ?? '').secret }
     return {
       type: 'hello',
       protocol: PROTOCOL_VERSION,
@@ -121,9 +132,19 @@ export class Agent {
   }
 
   #welcome(welcome: Welcome): void {
+    const pin = this.#pin ? { pin: this.#pin } : {}
     if (welcome.credential) {
-      this.opts.state.saveCredential({ server: this.opts.server, ...welcome.credential, name: this.#name })
-      this.opts.log.info({ desktopId: welcome.desktopId }, 'enrolled; credential saved')
+      this.opts.state.saveCredential({
+        server: this.opts.server,
+        ...welcome.credential,
+        name: this.#name,
+        ...pin,
+      })
+      this.opts.log.info({ desktopId: welcome.desktopId, pinned: !!this.#pin }, 'enrolled; credential saved')
+    } else {
+      // A pin given on the command line replaces the saved one once the server proved it holds it.
+      const saved = this.opts.state.loadCredential(this.opts.server)
+      if (saved && this.#pin && saved.pin !== this.#pin) this.opts.state.saveCredential({ ...saved, ...pin })
     }
     this.opts.log.info({ desktopId: welcome.desktopId, name: welcome.name }, 'online')
     // Results that finished while the link was down go out first.

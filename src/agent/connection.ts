@@ -9,6 +9,7 @@ import {
   type Welcome,
 } from '../protocol/messages.ts'
 import { backoffDelay } from './backoff.ts'
+import { checkPinnedCertificate, type PinSource, pinMismatch } from './server-certificate.ts'
 
 export interface ConnectionOptions {
   /** The server's base URL (http or https); the socket is at /_agent/ws. */
@@ -21,7 +22,24 @@ export interface ConnectionOptions {
   log: Logger
   backoffBaseMs?: number
   backoffCapMs?: number
+  /**
+   * SHA-256 (hex) of the certificate an https server's chain must hold, from the enrollment token
+   * or the saved credential: that certificate is then the only root the socket trusts.
+   */
+  pin?: string
+  /** Where the pin comes from now (the refusal says so): the token, the credential or the flag. */
+  pinFrom?: () => PinSource
+  /** The server is not the one this agent trusts: nothing was sent and reconnecting cannot help. */
+  onRefused: (reason: string) => void
 }
+
+/** Handshake failures of the certificate's host names: the agent uses a name the server lacks. */
+const NAME_MISMATCH = new Set(['ERR_TLS_CERT_ALTNAME_INVALID', 'HOSTNAME_MISMATCH'])
+/** Bun's WebSocket, whose options (TLS among them) the DOM typings of the constructor hide. */
+const BunWebSocket = WebSocket as unknown as new (url: string, options: Bun.WebSocketOptions) => WebSocket
+
+/** Error codes of a certificate the handshake refused (not of a network that failed). */
+const TLS_FAILURE = /CERT|SELF_SIGNED|UNABLE_TO|ALTNAME|HOSTNAME|_TLS_|SSL/
 
 export function socketUrl(server: string): string {
   const url = new URL('/_agent/ws', server)
@@ -42,6 +60,10 @@ export class AgentConnection {
   #heartbeat?: ReturnType<typeof setInterval>
   #lastHeard = 0
   #retry?: ReturnType<typeof setTimeout>
+  /** The pinned certificate as the server presents it (PEM), once found. */
+  #trusted?: string
+  #warnedPlain = false
+  #everWelcomed = false
   busyRunId?: string
 
   constructor(private readonly opts: ConnectionOptions) {}
@@ -75,11 +97,21 @@ export class AgentConnection {
   }
 
   #connect(): void {
+    void this.#open().catch((err: Error) => {
+      this.opts.log.error({ err }, 'could not open the connection')
+      this.#retryLater({ error: err.message })
+    })
+  }
+
+  async #open(): Promise<void> {
     const url = socketUrl(this.opts.server)
-    const ws = new WebSocket(url)
+    const tls = url.startsWith('wss:') ? await this.#tlsOptions(url) : this.#warnPlain(url)
+    if (tls === null || this.#stopped) return
+    const ws = new BunWebSocket(url, tls ? { tls } : {})
     ws.binaryType = 'arraybuffer'
     this.#ws = ws
     this.#welcomed = false
+    let tlsFailure: string | undefined
     ws.onopen = () => {
       this.opts.log.debug({ url }, 'connected; saying hello')
       ws.send(JSON.stringify(this.opts.hello()))
@@ -100,14 +132,17 @@ export class AgentConnection {
           )
         }
         this.#welcomed = true
+        this.#everWelcomed = true
         this.#attempt = 0
         this.#startHeartbeat(msg.heartbeatIntervalMs)
         return this.opts.onWelcome(msg)
       }
       if (msg.type !== 'heartbeat.ack') this.opts.onMessage(msg)
     }
-    ws.onerror = () => {
-      // onclose follows with the code; nothing to do twice.
+    ws.onerror = (event) => {
+      // onclose follows with the code; a failed TLS handshake says why only here.
+      const code = (event as ErrorEvent).error?.code
+      if (typeof code === 'string' && TLS_FAILURE.test(code)) tlsFailure = code
     }
     ws.onclose = (event) => {
       clearInterval(this.#heartbeat)
@@ -115,17 +150,84 @@ export class AgentConnection {
       this.#welcomed = false
       if (this.#stopped) return
       if (FATAL_CLOSE_CODES.includes(event.code)) return this.opts.onFatal(event.code, event.reason)
-      const delay = backoffDelay(
-        this.#attempt++,
-        this.opts.backoffBaseMs ?? 500,
-        this.opts.backoffCapMs ?? 30_000,
-      )
-      this.opts.log.info(
-        { code: event.code, reason: event.reason, retryInMs: delay },
-        'disconnected from the server',
-      )
-      this.#retry = setTimeout(() => this.#connect(), delay)
+      if (tlsFailure && this.#refuseOnTlsFailure(url, tlsFailure)) return
+      this.#retryLater({ code: event.code, reason: event.reason, ...(tlsFailure && { tls: tlsFailure }) })
     }
+  }
+
+  /**
+   * The socket's TLS options: with a pin, the pinned certificate as the only root (found in the
+   * chain the server presents first); without one, the trusted roots as for any https site.
+   * Null: the server was refused, or cannot be reached for now (a retry is scheduled).
+   */
+  async #tlsOptions(url: string): Promise<{ ca: string; rejectUnauthorized: true } | undefined | null> {
+    const pin = this.opts.pin
+    if (!pin) return undefined
+    if (!this.#trusted) {
+      let check: Awaited<ReturnType<typeof checkPinnedCertificate>>
+      try {
+        check = await checkPinnedCertificate(new URL(url), pin)
+      } catch (err) {
+        this.#retryLater({ error: (err as Error).message })
+        return null
+      }
+      if (!check.ok) {
+        this.opts.onRefused(pinMismatch(check.presented, pin, this.opts.pinFrom?.() ?? 'token'))
+        return null
+      }
+      this.#trusted = check.pem
+    }
+    return { ca: this.#trusted, rejectUnauthorized: true }
+  }
+
+  #warnPlain(url: string): undefined {
+    if (!this.#warnedPlain)
+      this.opts.log.warn(
+        { url },
+        'the connection to the server is not encrypted (http): the desktop credential and run data cross ' +
+          'the network readable by anyone on it. Use it only on a trusted LAN; otherwise serve with ' +
+          '`deskhook serve --tls auto` and enroll with the token it prints',
+      )
+    this.#warnedPlain = true
+    return undefined
+  }
+
+  /** True when the failed handshake ends the agent; else the next attempt checks afresh. */
+  #refuseOnTlsFailure(url: string, code: string): boolean {
+    const nameMismatch = NAME_MISMATCH.has(code)
+    if (this.opts.pin && !nameMismatch) {
+      // The pinned root does not verify the server (any more): look again at what it presents.
+      this.#trusted = undefined
+      this.opts.log.warn(
+        { code },
+        "the server's chain did not verify against the pinned certificate; checking what it presents",
+      )
+      return false
+    }
+    const host = new URL(url).hostname
+    const why = nameMismatch
+      ? `the server's certificate is not made out to ${host} (${code}): connect with a name or address it holds ` +
+        "(with --tls auto: the host of --public-url, the server's host name or one of its LAN addresses)"
+      : `the server's certificate is not trusted (${code}): enroll with a token from \`deskhook desktops token\`, ` +
+        'which carries its fingerprint'
+    // Once this agent has been online, the server may well come back right: keep trying, loudly.
+    if (this.#everWelcomed) {
+      this.opts.log.error({ code }, why)
+      return false
+    }
+    this.opts.onRefused(why)
+    return true
+  }
+
+  #retryLater(detail: Record<string, unknown>): void {
+    if (this.#stopped) return
+    const delay = backoffDelay(
+      this.#attempt++,
+      this.opts.backoffBaseMs ?? 500,
+      this.opts.backoffCapMs ?? 30_000,
+    )
+    this.opts.log.info({ ...detail, retryInMs: delay }, 'disconnected from the server')
+    this.#retry = setTimeout(() => this.#connect(), delay)
   }
 
   #startHeartbeat(intervalMs: number): void {

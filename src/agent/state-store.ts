@@ -17,6 +17,11 @@ export interface SavedCredential {
   desktopId: string
   secret: string
   name: string
+  /**
+   * SHA-256 (hex) of the certificate the server's chain must hold (from the enrollment token);
+   * absent for an agent enrolled over plain http or with an unpinned token.
+   */
+  pin?: string
 }
 
 /** Where an agent keeps its credential and journal: per user, never world-readable. */

@@ -3,9 +3,11 @@ import { type Command, Option } from 'commander'
 import { Agent } from '../agent/agent.ts'
 import { BrowserDriver, defaultExecutablePath } from '../agent/drivers/browser/index.ts'
 import { createLinuxDesktopDriver } from '../agent/drivers/linux/index.ts'
+import { createWindowsDesktopDriver } from '../agent/drivers/windows/index.ts'
 import { defaultStateDir, StateStore } from '../agent/state-store.ts'
 import { runAutomation } from '../automation/runner.ts'
 import { createLogger, type Logger } from '../lib/logger.ts'
+import { PIN_SEPARATOR, parseFingerprint, splitEnrollmentToken } from '../lib/tls-pin.ts'
 import { DRIVER_CAPABILITIES, type Driver } from '../protocol/driver.ts'
 import { VERSION } from '../version.ts'
 
@@ -28,11 +30,17 @@ export function registerAgent(program: Command): void {
       process.env.DESKHOOK_TOKEN,
     )
     .option('--token-file <path>', 'read the enrollment token from this file (`-` reads it from stdin)')
+    .option(
+      '--server-fingerprint <sha256>',
+      "pin this certificate instead of the one saved at enrollment, after the server's CA was replaced " +
+        '(a token made by an https server carries its fingerprint already)',
+    )
     .option('--name <name>', 'how this desktop is shown in deskhook (default: the host name)')
     .addOption(
       new Option('--driver <driver>', 'how to drive the desktop (see Drivers below)')
-        .choices(['browser', 'desktop'])
-        .default('browser'),
+        .choices(['browser', 'desktop', 'windows'])
+        // The agent's own desktop on Windows; elsewhere web apps (the desktop driver needs its packages).
+        .default(process.platform === 'win32' ? 'windows' : 'browser'),
     )
     .option('--browser <path>', `Chromium or Edge to launch (default: ${defaultExecutablePath()})`)
     .option(
@@ -61,6 +69,10 @@ export function registerAgent(program: Command): void {
         `${DRIVER_CAPABILITIES.desktop.summary}. Linux only: needs an X display with the AT-SPI bus, and Debian's ` +
           'python3-pyatspi, python3-xlib and python3-pil',
         '           ',
+      )}\n  windows  ${wrap(
+        `${DRIVER_CAPABILITIES.windows.summary}. Windows only (the default there): the helper is built into ` +
+          'the agent and needs the .NET Framework 4.8 that Windows 10 and 11 bring',
+        '           ',
       )}`,
     )
     .action(async (opts) => {
@@ -73,11 +85,16 @@ export function registerAgent(program: Command): void {
       if (!Number.isInteger(cap) || cap < 100) problems.push('--reconnect-max must be an integer ≥ 100 (ms)')
       if (opts.startUrl && !(/^https?:\/\/[^\s]+$/.test(opts.startUrl) && URL.canParse(opts.startUrl)))
         problems.push(`--start-url must be an http(s) URL, got ${JSON.stringify(opts.startUrl)}`)
-      if (opts.driver === 'desktop') {
-        if (process.platform !== 'linux')
-          problems.push(
-            '--driver desktop drives Linux desktops (AT-SPI); on Windows the windows driver is to come',
-          )
+      if (opts.driver === 'windows' && process.platform !== 'win32')
+        problems.push(
+          `--driver windows drives Windows desktops (UI Automation); this system is ${process.platform}: ` +
+            'use --driver desktop (Linux) or --driver browser',
+        )
+      if (opts.driver === 'desktop' && process.platform !== 'linux')
+        problems.push(
+          '--driver desktop drives Linux desktops (AT-SPI); on Windows use --driver windows (the default there)',
+        )
+      if (opts.driver === 'desktop' || opts.driver === 'windows') {
         const flags = BROWSER_ONLY.filter((key) => opts[key] !== undefined)
         if (flags.length)
           problems.push(
@@ -100,6 +117,7 @@ export function registerAgent(program: Command): void {
           }
         }
       }
+      problems.push(...pinProblems(opts))
       if (problems.length) {
         process.stderr.write(`Invalid agent options:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`)
         process.exit(2)
@@ -110,6 +128,7 @@ export function registerAgent(program: Command): void {
       const agent = new Agent({
         server: opts.server,
         token: opts.token,
+        pin: opts.serverFingerprint && (parseFingerprint(opts.serverFingerprint) ?? undefined),
         name: opts.name,
         driver,
         runAutomation,
@@ -143,6 +162,21 @@ export function registerAgent(program: Command): void {
     })
 }
 
+/** A pin needs https, and must be a SHA-256 fingerprint (a mangled token is said so). */
+function pinProblems(opts: Record<string, string | undefined>): string[] {
+  const problems: string[] = []
+  const { pin, badPin } = splitEnrollmentToken(opts.token ?? '')
+  if (badPin !== undefined)
+    problems.push(
+      `the token's part after ${PIN_SEPARATOR} is no SHA-256 fingerprint: copy the whole token again`,
+    )
+  if (opts.serverFingerprint !== undefined && !parseFingerprint(opts.serverFingerprint))
+    problems.push('--server-fingerprint must be a SHA-256 fingerprint (64 hex digits, colons allowed)')
+  if ((pin || opts.serverFingerprint) && /^http:/i.test(opts.server ?? ''))
+    problems.push('the server serves TLS (the token carries its fingerprint): --server must be an https URL')
+  return problems
+}
+
 /** The token from a file, or from stdin for `-` (so it never appears in the process list). */
 async function readTokenFile(path: string): Promise<string> {
   return path === '-' ? await Bun.stdin.text() : await Bun.file(path).text()
@@ -157,13 +191,19 @@ async function startDriver(
   stateDir: string,
   log: Logger,
 ): Promise<Driver> {
-  if (opts.driver === 'desktop') {
-    const driver = createLinuxDesktopDriver({ stateDir, log })
+  if (opts.driver === 'desktop' || opts.driver === 'windows') {
+    let driver: Driver | undefined
     try {
+      driver =
+        opts.driver === 'windows'
+          ? await createWindowsDesktopDriver({ stateDir, log })
+          : createLinuxDesktopDriver({ stateDir, log })
       await driver.start()
     } catch (err) {
-      process.stderr.write(`deskhook agent: the desktop driver cannot start: ${(err as Error).message}\n`)
-      await driver.stop().catch(() => {})
+      process.stderr.write(
+        `deskhook agent: the ${opts.driver} driver cannot start: ${(err as Error).message}\n`,
+      )
+      await driver?.stop().catch(() => {})
       process.exit(1)
     }
     return driver

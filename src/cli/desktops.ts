@@ -1,4 +1,5 @@
 import type { Command } from 'commander'
+import { formatFingerprint } from '../lib/tls-pin.ts'
 import {
   createEnrollmentToken,
   listDesktops,
@@ -6,6 +7,7 @@ import {
   revokeDesktop,
 } from '../modules/desktops/service.ts'
 import { drives } from '../protocol/driver.ts'
+import { readServedTls } from '../tls/served-record.ts'
 import { addSettingOptions, openCliContext, printJson, printTable, run } from './shared.ts'
 
 export function registerDesktops(program: Command): void {
@@ -23,14 +25,19 @@ export function registerDesktops(program: Command): void {
       run(() => {
         const ctx = openCliContext(opts)
         const minutes = Number(opts.ttl)
-        const { token, expiresAt } = createEnrollmentToken(
+        const { token, expiresAt, fingerprint } = createEnrollmentToken(
           ctx,
           Number.isFinite(minutes) ? Math.round(minutes * 60_000) : MAX_TOKEN_TTL_MS * 2,
         )
-        if (opts.json) return printJson({ token, expiresAt })
-        const server = ctx.config.publicUrl ?? 'http://<this-server>:8080'
+        if (opts.json) return printJson({ token, expiresAt, fingerprint })
+        const served = readServedTls(ctx.config.dataDir)
+        const server = ctx.config.publicUrl ?? `${served ? 'https' : 'http'}://<this-server>:8080`
+        const pin = fingerprint
+          ? `The token carries the SHA-256 fingerprint of the server's ${served?.mode === 'auto' ? 'CA' : 'root'} certificate,\n` +
+            `which the agent pins:\n\n  ${formatFingerprint(fingerprint)}\n\n`
+          : ''
         process.stdout.write(
-          `Enrollment token (single use, expires ${expiresAt}):\n\n  ${token}\n\nOn the desktop, run:\n\n  deskhook agent --server ${server} --token ${token}\n`,
+          `Enrollment token (single use, expires ${expiresAt}):\n\n  ${token}\n\n${pin}On the desktop, run:\n\n  deskhook agent --server ${server} --token ${token}\n`,
         )
       }),
     )

@@ -37,6 +37,11 @@ export const ConfigSchema = Type.Object({
   idleTimeoutS: Type.Integer({ minimum: 1, maximum: 255 }),
   /** CIDRs a `callback_url` may reach although they are private, loopback or link-local (LAN use). */
   callbackAllow: Type.Array(Type.String()),
+  /** `auto`: the server makes its own CA and certificate in the data dir and serves HTTPS. */
+  tls: Type.Union([Type.Literal('off'), Type.Literal('auto')]),
+  /** The admin's own certificate chain and key (PEM files): HTTPS with them instead. */
+  tlsCert: Type.Optional(Type.String({ minLength: 1 })),
+  tlsKey: Type.Optional(Type.String({ minLength: 1 })),
 })
 export type Config = Readonly<Static<typeof ConfigSchema>>
 
@@ -191,7 +196,28 @@ export const SETTINGS: readonly Setting[] = [
     help: 'CIDRs callback URLs may reach despite being private/loopback (e.g. 10.0.0.0/8,192.168.1.5)',
     parse: cidrList,
   },
+  {
+    key: 'tls',
+    flag: '--tls',
+    env: 'DESKHOOK_TLS',
+    default: 'off',
+    help:
+      'off|auto: auto serves HTTPS with a local CA and certificate made in the data dir (tls/); ' +
+      "enrollment tokens then carry the CA's fingerprint, which agents pin",
+  },
+  {
+    key: 'tlsCert',
+    flag: '--tls-cert',
+    env: 'DESKHOOK_TLS_CERT',
+    help:
+      'serve HTTPS with this PEM certificate chain (with --tls-key); end it with your CA certificate ' +
+      'for agents to pin it',
+  },
+  { key: 'tlsKey', flag: '--tls-key', env: 'DESKHOOK_TLS_KEY', help: 'the PEM private key of --tls-cert' },
 ]
+
+/** Whether the server listens with TLS (its own certificate or the admin's). */
+export const servesTls = (config: Config): boolean => config.tls === 'auto' || config.tlsCert !== undefined
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -221,10 +247,34 @@ export function loadConfig(
     const name = s ? `${s.flag} (${s.env}, from ${source[key] ?? 'default'})` : key
     return `${name}: ${describe(e.schema, e.message)}, got ${JSON.stringify(raw[key])}`
   })
+  problems.push(...tlsProblems(raw, source))
   if (problems.length) throw new ConfigError([...new Set(problems)])
   raw.dataDir = resolve(String(raw.dataDir))
+  for (const key of ['tlsCert', 'tlsKey'] as const)
+    if (typeof raw[key] === 'string') raw[key] = resolve(String(raw[key]))
   if (typeof raw.publicUrl === 'string') raw.publicUrl = raw.publicUrl.replace(/\/+$/, '')
   return Object.freeze(raw as Config)
+}
+
+/** The TLS settings that only make sense together (each named with where it came from). */
+function tlsProblems(raw: Record<string, unknown>, source: Record<string, string>): string[] {
+  const name = (key: keyof Config) => {
+    const s = SETTINGS.find((x) => x.key === key)!
+    return `${s.flag} (${s.env}, from ${source[key] ?? 'default'})`
+  }
+  const problems: string[] = []
+  if ((raw.tlsCert === undefined) !== (raw.tlsKey === undefined))
+    problems.push(
+      `${name(raw.tlsCert === undefined ? 'tlsKey' : 'tlsCert')}: needs --tls-cert and --tls-key both`,
+    )
+  if (raw.tls === 'auto' && (raw.tlsCert !== undefined || raw.tlsKey !== undefined))
+    problems.push(
+      `${name('tls')}: auto makes its own certificate; use either --tls auto or --tls-cert/--tls-key`,
+    )
+  const tls = raw.tls === 'auto' || raw.tlsCert !== undefined
+  if (tls && typeof raw.publicUrl === 'string' && raw.publicUrl.startsWith('http:'))
+    problems.push(`${name('publicUrl')}: must be an https URL when the server serves TLS`)
+  return problems
 }
 
 function describe(schema: TSchema, fallback: string): string {

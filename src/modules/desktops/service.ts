@@ -5,6 +5,8 @@ import { type DesktopStatus, desktops, enrollmentTokens } from '../../db/schema/
 import { generateSecret, sameHash, hashApiKey as sha256 } from '../../lib/api-key-format.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
+import { pinnedToken, splitEnrollmentToken } from '../../lib/tls-pin.ts'
+import { readServedTls } from '../../tls/served-record.ts'
 
 export type Desktop = typeof desktops.$inferSelect
 export type DesktopView = Omit<Desktop, 'credentialHash'>
@@ -15,21 +17,26 @@ export const MAX_TOKEN_TTL_MS = 60 * 60 * 1000
 
 export const toDesktopView = ({ credentialHash: _, ...rest }: Desktop): DesktopView => rest
 
-/** A one-time token that lets one new agent enroll; valid for at most an hour. */
+/**
+ * A one-time token that lets one new agent enroll; valid for at most an hour. When the server
+ * serves TLS the token also carries the SHA-256 of the certificate the agent is to pin
+ * (`dhe_<secret>~<fingerprint>`); only the secret is stored (hashed) and checked.
+ */
 export function createEnrollmentToken(
   ctx: AppContext,
   ttlMs = MAX_TOKEN_TTL_MS,
-): { token: string; expiresAt: string } {
+): { token: string; expiresAt: string; fingerprint: string | null } {
   if (!Number.isInteger(ttlMs) || ttlMs < 1000 || ttlMs > MAX_TOKEN_TTL_MS)
     throw new AppError('INVALID_REQUEST', 'An enrollment token lives between 1 second and 1 hour')
-  const token = generateSecret(ENROLLMENT_TOKEN_PREFIX)
+  const secret = generateSecret(ENROLLMENT_TOKEN_PREFIX)
   const now = ctx.clock.now()
   const expiresAt = new Date(now.getTime() + ttlMs).toISOString()
   ctx.db
     .insert(enrollmentTokens)
-    .values({ id: newId(), hash: sha256(token), createdAt: now.toISOString(), expiresAt })
+    .values({ id: newId(), hash: sha256(secret), createdAt: now.toISOString(), expiresAt })
     .run()
-  return { token, expiresAt }
+  const fingerprint = readServedTls(ctx.config.dataDir)?.fingerprint ?? null
+  return { token: pinnedToken(secret, fingerprint), expiresAt, fingerprint }
 }
 
 export interface AgentIdentity {
@@ -53,7 +60,8 @@ export function enrollDesktop(
         .from(enrollmentTokens)
         .where(
           and(
-            eq(enrollmentTokens.hash, sha256(token)),
+            // An agent that knows no pins sends the whole token: its pin is no part of the secret.
+            eq(enrollmentTokens.hash, sha256(splitEnrollmentToken(token).secret)),
             isNull(enrollmentTokens.usedAt),
             gt(enrollmentTokens.expiresAt, now),
           ),

@@ -94,6 +94,8 @@ export const ATSPI_PROFILE: BackendProfile = {
   roles: ROLES,
   states: STATES,
   skipped: new Set(['separator', 'scroll bar', 'tool tip', 'tearoff menu item']),
+  editableState: 'editable',
+  inputType: (node) => (node.role === 'password text' ? 'password' : undefined),
   clickable: (node) => node.actions?.some((a) => CLICK_ACTIONS.has(a.toLowerCase())) ?? false,
   refineRole(node, role, parentRole) {
     // GTK and Qt expose a submenu ("File" in the menu bar) as a menu; users see an item that opens one.

@@ -17,6 +17,18 @@ export interface BackendProfile {
   clickable?(node: HelperNode): boolean
   /** Toolkit quirks: the role of a node given its mapped parent's role (a submenu in a menu is an item). */
   refineRole?(node: HelperNode, role: UiRole, parentRole: UiRole | undefined): UiRole
+  /**
+   * Toolkit quirks in the tree itself, before a node is mapped: the node as it should be read (a
+   * placeholder name cleared, a wrapper's children hoisted), or undefined to leave it out.
+   */
+  adjust?(node: HelperNode, parentRole: UiRole | undefined): HelperNode | undefined
+  /**
+   * The state that says a text field takes typing, for toolkits that say so instead of saying
+   * read-only (AT-SPI's `editable`): a text box or spin button without it is read-only.
+   */
+  editableState?: string
+  /** What a text-like control takes (protocol/elements.ts inputType), when the toolkit says. */
+  inputType?(node: HelperNode): string | undefined
 }
 
 export interface MappingContext {
@@ -67,12 +79,19 @@ export function mapWindowTree(root: HelperNode, title: string, context: MappingC
   })
 }
 
-function mapNode(node: HelperNode, parentRole: UiRole, context: MappingContext): UiElement[] {
+function mapNode(helperNode: HelperNode, parentRole: UiRole, context: MappingContext): UiElement[] {
+  const node = adjusted(helperNode, parentRole, context.profile)
+  return node ? mapAdjusted(node, parentRole, context) : []
+}
+
+function adjusted(node: HelperNode, parentRole: UiRole, profile: BackendProfile): HelperNode | undefined {
+  return profile.adjust ? profile.adjust(node, parentRole) : node
+}
+
+function mapAdjusted(node: HelperNode, parentRole: UiRole, context: MappingContext): UiElement[] {
   const { profile } = context
-  if (profile.skipped?.has(node.role)) return []
-  let role: UiRole = profile.roles[node.role] ?? 'generic'
-  if (profile.refineRole) role = profile.refineRole(node, role, parentRole)
-  if (role === 'generic' && profile.clickable?.(node)) role = 'button'
+  const role = roleOf(node, parentRole, profile)
+  if (role === undefined) return []
   if (role === 'table' && node.columns) return [mapTable(node, context)]
   if (role === 'tablist') return mapTabList(node, context)
   const blocks = LEAF_ROLES.has(role) ? [] : node.children.map((child) => mapNode(child, role, context))
@@ -100,13 +119,22 @@ function mapNode(node: HelperNode, parentRole: UiRole, context: MappingContext):
     states,
     description: node.description ?? node.describedBy,
     placeholder: node.placeholder,
-    inputType: node.role === 'password text' ? 'password' : undefined,
+    inputType: profile.inputType?.(node),
     children,
   }
   if (!element.name && node.text && !EDITABLE_ROLES.has(role)) element.name = collapse(node.text)
   if (role === 'generic') return dissolveGeneric(element)
   if (TEXT_HOLDERS.has(role)) absorbText(element)
   return [prune(element)]
+}
+
+/** The model's role of a node under a parent of `parentRole`; undefined for roles never shown. */
+function roleOf(node: HelperNode, parentRole: UiRole, profile: BackendProfile): UiRole | undefined {
+  if (profile.skipped?.has(node.role)) return undefined
+  let role: UiRole = profile.roles[node.role] ?? 'generic'
+  if (profile.refineRole) role = profile.refineRole(node, role, parentRole)
+  if (role === 'generic' && profile.clickable?.(node)) role = 'button'
+  return role
 }
 
 /** Layout containers: text-only ones become one text, named or identified ones stay, the rest dissolve. */
@@ -138,23 +166,47 @@ function joinedText(children: UiElement[]): string | undefined {
 
 /** Header cells first, then one row per table row (cells in column order), like an HTML table. */
 function mapTable(node: HelperNode, context: MappingContext): UiElement {
+  const { profile } = context
   const headers: UiElement[] = []
-  const rows = new Map<number, { column: number; cell: UiElement }[]>()
+  const rows = new Map<number, { cells: { column: number; cell: UiElement }[]; own?: UiElement }>()
   const loose: UiElement[] = []
-  for (const child of node.children) {
-    for (const mapped of mapNode(child, 'table', context)) {
-      if (mapped.role === 'columnheader') headers.push(mapped)
-      else if (child.row !== undefined && (mapped.role === 'cell' || mapped.role === 'rowheader')) {
-        const row = rows.get(child.row) ?? []
-        row.push({ column: child.column ?? row.length, cell: mapped })
-        rows.set(child.row, row)
-      } else loose.push(mapped)
+  const place = (cellNode: HelperNode, mapped: UiElement, rowIndex: number | undefined, own?: UiElement) => {
+    if (mapped.role === 'columnheader') headers.push(mapped)
+    else if (rowIndex !== undefined && (mapped.role === 'cell' || mapped.role === 'rowheader')) {
+      const row = rows.get(rowIndex) ?? { cells: [], own }
+      // A row header the toolkit gives no column comes before the row's cells.
+      const column = cellNode.column ?? (own && mapped.role === 'rowheader' ? -1 : row.cells.length)
+      row.cells.push({ column, cell: mapped })
+      rows.set(rowIndex, row)
+    } else loose.push(mapped)
+  }
+  let exposedRows = 0
+  for (const raw of node.children) {
+    const child = adjusted(raw, 'table', profile)
+    if (!child) continue
+    const containerRole = roleOf(child, 'table', profile) ?? 'generic'
+    if (child.row === undefined && holdsCells(child, containerRole, profile)) {
+      // A row (or header row) exposed as an element of its own (UI Automation's DataItem and
+      // Header): its cells take their places in the table, and the row keeps its own ref and state.
+      const own = mapAdjusted({ ...child, children: [] }, 'table', context).find((e) => e.role === 'row')
+      const rowIndex = exposedRows
+      for (const cellNode of child.children)
+        for (const mapped of mapNode(cellNode, containerRole, context))
+          place(cellNode, mapped, cellNode.row ?? rowIndex, own)
+      if (own) exposedRows++
+      continue
     }
+    for (const mapped of mapAdjusted(child, 'table', context)) place(child, mapped, child.row)
   }
   const rowElements: UiElement[] = []
   if (headers.length) rowElements.push(rowOf(headers))
-  for (const [, cells] of [...rows].sort(([a], [b]) => a - b))
-    rowElements.push(rowOf(cells.sort((a, b) => a.column - b.column).map((c) => c.cell)))
+  for (const [, row] of [...rows].sort(([a], [b]) => a - b))
+    rowElements.push(
+      rowOf(
+        row.cells.sort((a, b) => a.column - b.column).map((c) => c.cell),
+        row.own,
+      ),
+    )
   return prune({
     ref: context.ref(node.ref),
     role: 'table',
@@ -167,39 +219,55 @@ function mapTable(node: HelperNode, context: MappingContext): UiElement {
   })
 }
 
-/** A row the toolkit does not expose as an element: acting on it acts on its first cell. */
-function rowOf(cells: UiElement[]): UiElement {
-  const bounds = union(cells.map((c) => c.bounds))
+/** A child of a table that holds cells or column headers rather than being one. */
+function holdsCells(node: HelperNode, role: UiRole, profile: BackendProfile): boolean {
+  return node.children.some((c) => c.row !== undefined || roleOf(c, role, profile) === 'columnheader')
+}
+
+/**
+ * A table row: the toolkit's own row element (`own`) when it exposes one, else a row made up
+ * for its cells, where acting on the row acts on its first cell.
+ */
+function rowOf(cells: UiElement[], own?: UiElement): UiElement {
+  const states = new Set(own?.states)
+  if (cells.some((c) => c.states.includes('selected'))) states.add('selected')
   return prune({
-    ref: cells[0]!.ref,
+    ref: own?.ref ?? cells[0]!.ref,
     role: 'row',
     name: collapse(cells.map((c) => c.name).join(' ')),
-    bounds,
-    states: cells.some((c) => c.states.includes('selected')) ? ['selected'] : [],
+    bounds: own?.bounds ?? union(cells.map((c) => c.bounds)),
+    states: [...states],
     children: cells,
   })
 }
 
-/** Tabs keep their page out of the tab list: the selected tab's content follows as a tab panel. */
+/**
+ * Tabs keep their page out of the tab list: the selected tab's content follows as a tab panel.
+ * A page that is the tab list's child rather than its tab's (a WinForms TabPage) is that panel.
+ */
 function mapTabList(node: HelperNode, context: MappingContext): UiElement[] {
+  const { profile } = context
   const tabs: UiElement[] = []
   const panels: UiElement[] = []
-  for (const child of node.children) {
-    const content = readingOrder(child.children.map((c) => mapNode(c, 'tabpanel', context))).flat()
-    for (const tab of mapNode({ ...child, children: [] }, 'tablist', context)) {
-      tabs.push(tab)
-      if (content.length)
-        panels.push(
-          prune({
-            ref: tab.ref,
-            role: 'tabpanel',
-            name: tab.name,
-            bounds: union(content.map((c) => c.bounds)),
-            states: [],
-            children: content,
-          }),
-        )
+  const pages: HelperNode[] = []
+  for (const raw of node.children) {
+    const child = adjusted(raw, 'tablist', profile)
+    if (!child) continue
+    if (roleOf(child, 'tablist', profile) !== 'tab' && child.children.length) {
+      pages.push(child)
+      continue
     }
+    const content = readingOrder(child.children.map((c) => mapNode(c, 'tabpanel', context))).flat()
+    for (const tab of mapAdjusted({ ...child, children: [] }, 'tablist', context)) {
+      tabs.push(tab)
+      if (content.length) panels.push(tabPanel(tab.ref, tab.name, content))
+    }
+  }
+  const selected = tabs.find((t) => t.states.includes('selected'))?.name ?? ''
+  for (const page of pages) {
+    const content = readingOrder(page.children.map((c) => mapNode(c, 'tabpanel', context))).flat()
+    if (content.length)
+      panels.push(tabPanel(context.ref(page.ref), page.name || selected, content, page.automationId))
   }
   const list = prune({
     ref: context.ref(node.ref),
@@ -212,6 +280,18 @@ function mapTabList(node: HelperNode, context: MappingContext): UiElement[] {
   return [list, ...panels]
 }
 
+function tabPanel(ref: string, name: string, content: UiElement[], automationId?: string): UiElement {
+  return prune({
+    ref,
+    role: 'tabpanel',
+    name,
+    automationId,
+    bounds: union(content.map((c) => c.bounds)),
+    states: [],
+    children: content,
+  })
+}
+
 function mapStates(node: HelperNode, role: UiRole, profile: BackendProfile): UiState[] {
   const states = new Set<UiState>()
   for (const state of node.states) {
@@ -220,7 +300,8 @@ function mapStates(node: HelperNode, role: UiRole, profile: BackendProfile): UiS
   }
   // A toggle button that is on is pressed, not checked (ARIA's vocabulary).
   if (role === 'button' && states.delete('checked')) states.add('pressed')
-  if ((role === 'textbox' || role === 'spinbutton') && !node.states.includes('editable'))
+  const { editableState } = profile
+  if (editableState && (role === 'textbox' || role === 'spinbutton') && !node.states.includes(editableState))
     states.add('readonly')
   return [...states]
 }

@@ -298,6 +298,14 @@ export class HelperHost {
       `The helper was restarted because ${call.cmd} hung; call again`,
     )
     killGroup(running.proc.pid)
+    // The next call goes to a new helper at once, not to the one still dying.
+    if (this.#running === running) {
+      this.#running = undefined
+      if (!this.#stopped)
+        void this.#ensure().catch((error: Error) =>
+          this.options.log.error({ err: error.message }, 'native helper does not start'),
+        )
+    }
   }
 
   #exited(running: Running, code: number | null): void {
