@@ -65,9 +65,12 @@ export function createContext(
   const stopper = new AbortController()
   // One listener per open stream: as many as there are open pages, none of them a leak.
   setMaxListeners(0, stopper.signal)
+  // Likewise each open dashboard page listens for changes: many pages are no leak.
+  const events = new EventEmitter<AppEvents>()
+  events.setMaxListeners(0)
   const ctx: AppContext = {
     ...parts,
-    events: new EventEmitter<AppEvents>(),
+    events,
     writes: new GroupCommitter(parts.db),
     site: {},
     storage: {},

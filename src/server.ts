@@ -5,19 +5,24 @@ import { type AppContext, beginStopping, createContext } from './context.ts'
 import { createDashboardState } from './dashboard/gate.ts'
 import { openDatabase } from './db/client.ts'
 import { migrate } from './db/migrate.ts'
+import type { ApiKeyCheck } from './http/api-key-check.ts'
 import { type Clock, systemClock } from './lib/clock.ts'
 import { lockDataDir } from './lib/data-dir-lock.ts'
 import { AppError, type ErrorCode, ErrorStatus, errorBody } from './lib/errors.ts'
 import { createLogger, type Logger } from './lib/logger.ts'
 import { formatFingerprint } from './lib/tls-pin.ts'
+import { auditKeyEvents } from './modules/audit/key-events.ts'
+import { authorizeKey } from './modules/keys/authorize.ts'
 import { type CreatedKey, ensureInitialKey } from './modules/keys/service.ts'
 import { countUsers } from './modules/users/service.ts'
 import { AgentHub } from './runtime/agent-hub/index.ts'
 import { BuildWorker } from './runtime/build-worker/index.ts'
-import { startDbWatcher } from './runtime/db-watcher.ts'
+import { DbWatcher } from './runtime/db-watcher.ts'
 import { ExecutionWaiters } from './runtime/execution-waiters.ts'
-import { startRetention } from './runtime/retention.ts'
+import { RetentionTask } from './runtime/retention.ts'
 import { Scheduler } from './runtime/scheduler/index.ts'
+import { Services } from './runtime/service.ts'
+import { DiskGuard } from './runtime/storage-guard.ts'
 import { type DelivererOptions, WebhookDeliverer } from './runtime/webhook-deliverer.ts'
 import { writeServedTls } from './tls/served-record.ts'
 import { loadServerTls, type ServerTls, watchCertificateEnd } from './tls/server-tls.ts'
@@ -65,11 +70,17 @@ export async function startServer(
   const applied = migrate(db.$client)
   if (applied.length) log.info({ migrations: applied }, 'database migrated')
   const ctx = createContext({ config, db, log, clock })
+  auditKeyEvents(ctx)
   const initialKey = ensureInitialKey(ctx)
-  const watcher = startDbWatcher(ctx)
+  // Started in this order, stopped in the reverse one (each stops while what it uses still runs).
+  const services = new Services(log)
+  await services.start(new DbWatcher(ctx))
+  // Before the first run: screenshots are refused from the start when the disk is already low.
+  await services.start(new DiskGuard(ctx))
   const hub = new AgentHub(ctx)
+  await services.start(hub)
   const webhooks = new WebhookDeliverer(ctx, opts.webhooks)
-  webhooks.start()
+  await services.start(webhooks)
   // Status events are written with the changes they report; wake the deliverer once they commit.
   ctx.writes.onCommit((tags) => {
     // A committed write ends a storage failure (the disk has room again).
@@ -78,12 +89,13 @@ export async function startServer(
   })
   const waiters = new ExecutionWaiters()
   const scheduler = new Scheduler(ctx, hub, webhooks, waiters)
-  scheduler.start()
-  const builds = new BuildWorker(ctx, hub, buildAutomation)
-  builds.start()
-  const retention = startRetention(ctx)
+  await services.start(scheduler)
+  await services.start(new BuildWorker(ctx, hub, buildAutomation))
+  await services.start(new RetentionTask(ctx))
   const dashboard = createDashboardState(countUsers(ctx) === 0)
-  const app = createApp(ctx, { hub, scheduler, waiters, dashboard }).listen({
+  // The HTTP key gate reaches the keys module only through this port.
+  const keys: ApiKeyCheck = { authorize: (presented, access) => authorizeKey(ctx, presented, access) }
+  const app = createApp(ctx, { hub, scheduler, waiters, dashboard }, keys).listen({
     port: config.port,
     hostname: config.host,
     idleTimeout: config.idleTimeoutS,
@@ -124,14 +136,13 @@ export async function startServer(
       beginStopping(ctx)
       log.info('shutting down: no new requests; letting in-flight ones finish')
       const drained = server.stop(false)
-      // Running executions stay `running`: their agents report to the next start (journal).
-      await scheduler.stop()
-      await builds.stop()
-      await retention.stop()
+      // Reverse start order: retention, builds, scheduler, webhooks, agent hub, database watcher.
+      // Running executions stay `running`: their agents report to the next start (journal); agent
+      // sockets never end by themselves, so the hub closes them and the drain can finish; queued
+      // status events are sent after the next start.
+      await services.stopAll()
       // Held synchronous calls get their 202 now rather than a cut connection.
       waiters.releaseAll()
-      // Agent sockets never end by themselves: close them so the drain can finish.
-      await hub.stop()
       const timedOut = await Promise.race([
         drained.then(() => false),
         Bun.sleep(config.shutdownTimeoutMs).then(() => true),
@@ -144,8 +155,6 @@ export async function startServer(
         await server.stop(true)
       }
       certificateEnd?.stop()
-      await webhooks.stop()
-      await watcher.stop()
       ctx.writes.flush()
       db.$client.close()
       lock.release()

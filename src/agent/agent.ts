@@ -7,6 +7,7 @@ import type {
   StepStarted,
 } from '../automation/run-types.ts'
 import type { Logger } from '../lib/logger.ts'
+import { runInputSecretTexts, scrubSecrets } from '../lib/scrub-secrets.ts'
 import { splitEnrollmentToken } from '../lib/tls-pin.ts'
 import type { Automation } from '../protocol/automation.ts'
 import { type Driver, DriverError } from '../protocol/driver.ts'
@@ -211,10 +212,13 @@ export class Agent {
     this.#busy = { runId: req.runId, abort }
     this.connection.busyRunId = req.runId
     this.opts.log.info({ runId: req.runId, steps: req.automation.steps.length }, 'run started')
+    // The job's secrets and the caller's secret inputs never leave this run in clear: not in a step
+    // sent, not in the journal written to disk.
+    const hide = runInputSecretTexts(req.input)
     const step = (event: 'started' | 'finished', s: StepStarted | StepResult) => {
       const { screenshot, ...rest } = s as StepResult
       const record: StepRecord = {
-        ...rest,
+        ...scrubSecrets(rest, hide),
         status: event === 'started' ? 'RUNNING' : (s as StepResult).status,
         ...(screenshot ? { screenshot: b64(screenshot) } : {}),
       }
@@ -243,23 +247,26 @@ export class Agent {
       this.#busy = undefined
       this.connection.busyRunId = undefined
     }
-    this.#finish(req, startedAt, result)
+    this.#finish(req, startedAt, result, hide)
   }
 
-  #finish(req: RunRequest, startedAt: string, r: RunnerResult): void {
+  #finish(req: RunRequest, startedAt: string, r: RunnerResult, hide: readonly string[] = []): void {
     const message: RunResult = {
       type: 'run.result',
       runId: req.runId,
       lease: req.lease,
-      outcome: {
-        status: r.status,
-        scenario: r.scenario,
-        outcome: r.outcome,
-        result: r.result,
-        ...(r.error ? { error: r.error } : {}),
-        startedAt,
-        finishedAt: new Date().toISOString(),
-      },
+      outcome: scrubSecrets(
+        {
+          status: r.status,
+          scenario: r.scenario,
+          outcome: r.outcome,
+          result: r.result,
+          ...(r.error ? { error: r.error } : {}),
+          startedAt,
+          finishedAt: new Date().toISOString(),
+        },
+        hide,
+      ),
     }
     // Journal first: if the link is down now, the result goes out after the next welcome.
     this.opts.state.journal(message)

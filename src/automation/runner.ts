@@ -1,6 +1,8 @@
 // The automation runner: used by the agent for live runs and by the builder for its verification
 // run. It walks the main steps, switches to a scenario when a branch's condition holds, reports
 // every step through hooks (with a screenshot for the replay), and returns one final result.
+
+import { redactScreenshot } from '../lib/redact-screenshot.ts'
 import {
   type Automation,
   type Condition,
@@ -17,6 +19,7 @@ import { inView } from './act-on-target.ts'
 import { evaluateCondition } from './conditions.ts'
 import { currentWindow, type RunContext, scopeOf, toRunError } from './run-context.ts'
 import type { RunHooks, RunOptions, RunResult, StepResult, StepStarted } from './run-types.ts'
+import { secretFieldBoxes, watchSecretFields } from './secret-fields.ts'
 import { executeStep } from './step-executor.ts'
 import { resolveTemplate } from './templates.ts'
 import { compilePattern } from './text-match.ts'
@@ -33,8 +36,9 @@ export async function runAutomation(
   const invalid = validate(automation)
   if (invalid) return finish('failed', DEFAULT_MAIN_SCENARIO, 'success', {}, steps, invalid)
 
+  const secretFields = watchSecretFields(driver)
   const ctx: RunContext = {
-    driver,
+    driver: secretFields.driver,
     automation,
     input,
     vars: {},
@@ -76,7 +80,7 @@ export async function runAutomation(
       status: outcome ? outcome.status : 'FAILED',
       result: outcome ? outcome.result : null,
       finishedAt: iso(now),
-      screenshot: options.screenshots === false ? undefined : await screenshot(ctx),
+      screenshot: options.screenshots === false ? undefined : await screenshot(ctx, secretFields.seen()),
     }
     if (error) result.error = error
     if (!result.screenshot) delete result.screenshot
@@ -199,10 +203,20 @@ function validate(automation: Automation): RunError | undefined {
   return problems.length ? { code: 'INVALID_AUTOMATION', message: problems.join('; ') } : undefined
 }
 
-async function screenshot(ctx: RunContext): Promise<Uint8Array | undefined> {
-  if (!ctx.windowId) return undefined
+async function screenshot(ctx: RunContext, secretFieldsSeen: boolean): Promise<Uint8Array | undefined> {
+  const windowId = ctx.windowId
+  if (!windowId) return undefined
   // Best effort: a native dialog freezes the page, and a missing picture must not fail the step.
-  return ctx.driver.screenshot(ctx.windowId).catch(() => undefined)
+  const image = await ctx.driver.screenshot(windowId).catch(() => undefined)
+  if (!image || !secretFieldsSeen) return image
+  // Secret fields are blacked out here, on the machine that took the picture; when that cannot be
+  // done (no snapshot now), the step has no picture rather than one that may show a password.
+  try {
+    const snapshot = await ctx.driver.snapshot(windowId)
+    return redactScreenshot(image, secretFieldBoxes(snapshot.root))
+  } catch {
+    return undefined
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Command } from 'commander'
 import { formatFingerprint } from '../lib/tls-pin.ts'
+import { cliActor } from '../modules/audit/actor.ts'
 import {
   createEnrollmentToken,
   listDesktops,
@@ -75,7 +76,7 @@ export function registerDesktops(program: Command): void {
     .option('--json', 'print JSON')
     .action((idOrName: string, opts) =>
       run(() => {
-        const desktop = revokeDesktop(openCliContext(opts), idOrName)
+        const desktop = revokeDesktop(openCliContext(opts), idOrName, cliActor())
         if (opts.json) return printJson(desktop)
         process.stdout.write(`Revoked desktop "${desktop.name}" (${desktop.id}).\n`)
       }),

@@ -1,6 +1,8 @@
 import { Command } from 'commander'
 import { VERSION } from '../version.ts'
 import { registerAgent } from './agent.ts'
+import { registerAudit } from './audit.ts'
+import { registerBackup } from './backup.ts'
 import { registerDesktops } from './desktops.ts'
 import { registerJobs } from './jobs.ts'
 import { registerKeys } from './keys.ts'
@@ -22,5 +24,7 @@ export function buildCli(): Command {
   registerAgent(program)
   registerWebhooks(program)
   registerUsers(program)
+  registerBackup(program)
+  registerAudit(program)
   return program
 }

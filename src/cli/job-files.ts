@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander'
 import { AppError } from '../lib/errors.ts'
+import { cliActor } from '../modules/audit/actor.ts'
 import { exportJob, type ImportResult, importJob } from '../modules/jobs/export-import.ts'
 import { formatJobFile } from '../modules/jobs/job-file.ts'
 import { addSettingOptions, openCliContext, printJson, run } from './shared.ts'
@@ -36,7 +37,7 @@ export function registerJobFiles(jobs: Command): void {
   ).action((file: string, opts) =>
     run(async () => {
       const data = parseJson(await readSource(file), file === '-' ? 'stdin' : file)
-      const result = importJob(openCliContext(opts), data, { live: Boolean(opts.live) })
+      const result = importJob(openCliContext(opts), data, { live: Boolean(opts.live) }, cliActor())
       if (opts.json) return printJson(importView(result))
       process.stdout.write(`${describeImport(result)}\n`)
     }),

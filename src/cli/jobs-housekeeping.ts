@@ -1,5 +1,6 @@
 import type { Command } from 'commander'
 import { AppError } from '../lib/errors.ts'
+import { cliActor } from '../modules/audit/actor.ts'
 import { deleteJobByRoute, removeSampleByRoute } from '../modules/jobs/remove.ts'
 import { requireJob } from '../modules/jobs/service.ts'
 import { confirm } from './prompt.ts'
@@ -59,7 +60,7 @@ export function registerJobHousekeeping(jobs: Command): void {
           )
             return process.stderr.write('Nothing deleted.\n')
         }
-        const deleted = deleteJobByRoute(ctx, job.method, job.path)
+        const deleted = deleteJobByRoute(ctx, job.method, job.path, cliActor())
         if (opts.json) return printJson({ deleted })
         const runs = deleted.queuedRuns ? `; ${deleted.queuedRuns} queued run(s) will end cancelled` : ''
         process.stdout.write(

@@ -1,7 +1,9 @@
 import type { Command } from 'commander'
+import { cliActor } from '../modules/audit/actor.ts'
 import { demoteJob, listJobs, promoteJob } from '../modules/jobs/service.ts'
 import { registerJobFiles } from './job-files.ts'
 import { registerJobHousekeeping } from './jobs-housekeeping.ts'
+import { registerJobRetention } from './jobs-retention.ts'
 import { registerJobSecrets } from './jobs-secrets.ts'
 import { addSettingOptions, openCliContext, printJson, printTable, run } from './shared.ts'
 
@@ -9,7 +11,7 @@ export function registerJobs(program: Command): void {
   const jobs = program
     .command('jobs')
     .description(
-      'list jobs, move them between learning and live, export and import them, remove samples, delete jobs, set their secrets',
+      'list jobs, move them between learning and live, export and import them, remove samples, delete jobs, set their secrets and retention',
     )
 
   addSettingOptions(jobs.command('list').description('list jobs'), ['dataDir', 'publicUrl'])
@@ -57,7 +59,7 @@ export function registerJobs(program: Command): void {
       .option('--json', 'print JSON')
       .action((method: string, path: string, opts) =>
         run(() => {
-          const job = act(openCliContext(opts), method.toUpperCase(), path)
+          const job = act(openCliContext(opts), method.toUpperCase(), path, cliActor())
           if (opts.json)
             return printJson({
               id: job.id,
@@ -73,4 +75,5 @@ export function registerJobs(program: Command): void {
   registerJobFiles(jobs)
   registerJobHousekeeping(jobs)
   registerJobSecrets(jobs)
+  registerJobRetention(jobs)
 }

@@ -7,6 +7,7 @@ import { systemClock } from '../lib/clock.ts'
 import { DataDirLocked, DataDirUnusable } from '../lib/data-dir-lock.ts'
 import { AppError } from '../lib/errors.ts'
 import { createLogger } from '../lib/logger.ts'
+import { auditKeyEvents } from '../modules/audit/key-events.ts'
 
 /** Adds the flags for these settings, with their variable and default in the help text. */
 export function addSettingOptions(cmd: Command, keys: (keyof Config)[]): Command {
@@ -37,7 +38,9 @@ export function openCliContext(opts: Record<string, string | undefined>): AppCon
   const log = createLogger({ level: 'warn', format: 'json', destination: process.stderr })
   const db = openDatabase(config.dataDir)
   migrate(db.$client)
-  return createContext({ config, db, log, clock: systemClock })
+  const ctx = createContext({ config, db, log, clock: systemClock })
+  auditKeyEvents(ctx)
+  return ctx
 }
 
 /** Runs a command body, turning known failures into a message on stderr and an exit code. */

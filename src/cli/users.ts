@@ -1,5 +1,6 @@
 import type { Command } from 'commander'
 import { AppError } from '../lib/errors.ts'
+import { cliActor } from '../modules/audit/actor.ts'
 import {
   createUser,
   findUserByEmail,
@@ -66,7 +67,7 @@ export function registerUsers(program: Command): void {
         if (findUserByEmail(ctx, normaliseEmail(opts.email)))
           throw new AppError('INVALID_REQUEST', `There is already a person with the email ${opts.email}`)
         const password = await readPassword(!!opts.passwordStdin, opts.email)
-        const user = await createUser(ctx, { email: opts.email, password, role: opts.role })
+        const user = await createUser(ctx, { email: opts.email, password, role: opts.role }, cliActor())
         if (opts.json) return printJson(user)
         process.stdout.write(`Created ${user.role} ${user.email}. They sign in to the dashboard at /_/.\n`)
       }),
@@ -103,7 +104,7 @@ export function registerUsers(program: Command): void {
         const ctx = openCliContext(opts)
         const user = requireUser(ctx, email)
         const password = await readPassword(!!opts.passwordStdin, user.email)
-        const updated = await resetPassword(ctx, user.id, password)
+        const updated = await resetPassword(ctx, user.id, password, cliActor())
         if (opts.json) return printJson(updated)
         process.stdout.write(`Set a new password for ${updated.email}; their sessions have ended.\n`)
       }),
@@ -131,7 +132,7 @@ export function registerUsers(program: Command): void {
           if (!(await confirm(`Remove ${user.email} (${user.role})? They are signed out at once. [y/N] `)))
             return process.stderr.write('Nobody removed.\n')
         }
-        const removed = removeUser(ctx, user.id)
+        const removed = removeUser(ctx, user.id, cliActor())
         if (opts.json) return printJson({ removed })
         process.stdout.write(`Removed ${removed.email}; their sessions have ended.\n`)
       }),

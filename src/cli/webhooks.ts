@@ -1,4 +1,6 @@
 import type { Command } from 'commander'
+import { cliActor } from '../modules/audit/actor.ts'
+import { recordAudit } from '../modules/audit/record.ts'
 import { getWebhookSecret, rotateWebhookSecret } from '../modules/webhooks/signing.ts'
 import { addSettingOptions, openCliContext, printJson, run } from './shared.ts'
 
@@ -18,6 +20,12 @@ export function registerWebhooks(program: Command): void {
         const ctx = openCliContext(opts)
         if (opts.rotate) {
           const rotated = rotateWebhookSecret(ctx)
+          recordAudit(ctx, {
+            actor: cliActor(),
+            action: 'settings.changed',
+            target: { kind: 'setting', id: 'webhook_secret' },
+            details: { rotated: true, previousValidUntil: rotated.previousValidUntil },
+          })
           if (opts.json) return printJson({ ...rotated, rotated: true })
           process.stdout.write(
             `Rotated the webhook signing secret. The new secret:\n\n  ${rotated.secret}\n\n` +

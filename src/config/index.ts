@@ -17,6 +17,8 @@ export const ConfigSchema = Type.Object({
   host: Type.String({ minLength: 1 }),
   dataDir: Type.String({ minLength: 1 }),
   bodyLimit: Type.Integer({ minimum: 1024, maximum: 32 * 1024 * 1024 }),
+  /** Below this much free space in the data dir, runs keep running but take no screenshots. */
+  minFreeDisk: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
   logLevel: LogLevel,
   logFormat: Type.Union([Type.Literal('auto'), Type.Literal('json'), Type.Literal('pretty')]),
   publicUrl: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+(/.*)?$' })),
@@ -37,6 +39,8 @@ export const ConfigSchema = Type.Object({
   idleTimeoutS: Type.Integer({ minimum: 1, maximum: 255 }),
   /** CIDRs a `callback_url` may reach although they are private, loopback or link-local (LAN use). */
   callbackAllow: Type.Array(Type.String()),
+  /** CIDRs that may read `/_metrics` without an API key (a Prometheus server on the LAN). */
+  metricsAllow: Type.Array(Type.String()),
   /** `auto`: the server makes its own CA and certificate in the data dir and serves HTTPS. */
   tls: Type.Union([Type.Literal('off'), Type.Literal('auto')]),
   /** The admin's own certificate chain and key (PEM files): HTTPS with them instead. */
@@ -102,6 +106,14 @@ export const SETTINGS: readonly Setting[] = [
     env: 'DESKHOOK_BODY_LIMIT',
     default: '1mb',
     help: 'largest request body (e.g. 1mb, 512kb; max 32mb)',
+    parse: size,
+  },
+  {
+    key: 'minFreeDisk',
+    flag: '--min-free-disk',
+    env: 'DESKHOOK_MIN_FREE_DISK',
+    default: '1gb',
+    help: 'free space the data dir keeps: below it runs still run but take no screenshots (e.g. 1gb, 0 = off)',
     parse: size,
   },
   {
@@ -194,6 +206,14 @@ export const SETTINGS: readonly Setting[] = [
     env: 'DESKHOOK_CALLBACK_ALLOW',
     default: '',
     help: 'CIDRs callback URLs may reach despite being private/loopback (e.g. 10.0.0.0/8,192.168.1.5)',
+    parse: cidrList,
+  },
+  {
+    key: 'metricsAllow',
+    flag: '--metrics-allow',
+    env: 'DESKHOOK_METRICS_ALLOW',
+    default: '',
+    help: 'CIDRs that may read /_metrics without an API key (e.g. 10.0.0.0/8,127.0.0.1/32)',
     parse: cidrList,
   },
   {

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
-import type { Runtime } from '../app.ts'
 import type { AppContext } from '../context.ts'
 import { AppError } from '../lib/errors.ts'
+import type { Runtime } from '../runtime/index.ts'
 import { assetResponse, findAsset } from './assets.ts'
 import type { DashboardState } from './gate.ts'
 import { apiDocsPage } from './pages/api-docs.tsx'

@@ -3,43 +3,36 @@ import type { AppContext } from '../context.ts'
 import { checkCsrf, gateDashboard, isDashboardPath } from '../dashboard/gate.ts'
 import { dashboardError } from '../dashboard/pages/errors.tsx'
 import { AppError, errorBody } from '../lib/errors.ts'
-import { verifyKey } from '../modules/keys/service.ts'
+import { METRICS_PATH, metricsOpenTo } from '../modules/metrics/access.ts'
 import { isStorageError, noteStorageFailure, storageUnavailable } from '../runtime/storage-guard.ts'
+import type { ApiKeyCheck } from './api-key-check.ts'
 import { isPublicPath } from './public-paths.ts'
 import { beginRequest, requestState } from './request-state.ts'
-
-const WWW_AUTHENTICATE = 'ApiKey realm="deskhook", header="x-api-key"'
+import { accessFor } from './route-access.ts'
 
 /**
  * Cross-cutting HTTP behaviour, applied to every route: a request id (echoed in `x-request-id`,
  * in every log line and every error body), the API-key gate (before any body is read, so an
  * unauthenticated caller cannot make the server parse anything), one error shape, and an access log.
  */
-export const httpPlugin = (ctx: AppContext) =>
+export const httpPlugin = (ctx: AppContext, keys: ApiKeyCheck) =>
   new Elysia({ name: 'plugin.http' })
-    .onRequest(({ request, set }) => {
+    .onRequest(({ request, set, server }) => {
       const state = beginRequest(request)
       set.headers['x-request-id'] = state.id
       const path = state.url.pathname
       // The database file is gone or replaced: nothing may be accepted (and lost); health says why.
       if (ctx.storage.lost && path !== '/_health') throw storageUnavailable(ctx.storage.lost)
       if (isPublicPath(request.method, path)) return
+      // Scrapers on the allowed networks need no key (`--metrics-allow`); anyone else needs one.
+      if (path === METRICS_PATH && metricsOpenTo(ctx.config, server?.requestIP(request)?.address)) return
       // The dashboard opens with a session cookie only; the trigger host with an API key only.
       if (isDashboardPath(path)) {
         state.signedIn = gateDashboard(ctx, request, path)
         return
       }
-      const key = verifyKey(ctx, request.headers.get('x-api-key'))
-      if (!key)
-        throw new AppError(
-          'UNAUTHORIZED',
-          request.headers.has('x-api-key')
-            ? 'The API key is not valid'
-            : 'An API key is required: send it in the x-api-key header',
-          undefined,
-          { 'www-authenticate': WWW_AUTHENTICATE },
-        )
-      state.apiKey = key
+      // The key's grant, or 401 (with WWW-Authenticate), 429 (with Retry-After) or 403 FORBIDDEN_SCOPE.
+      state.apiKey = keys.authorize(request.headers.get('x-api-key'), accessFor(request.method, path))
     })
     .onBeforeHandle({ as: 'global' }, ({ request, body }) => {
       const state = requestState(request)

@@ -1,4 +1,5 @@
 import { requestIdFrom } from '../lib/ids.ts'
+import type { KeyGrant } from '../modules/keys/model.ts'
 import type { SignedIn } from '../modules/users/sessions.ts'
 
 /**
@@ -8,7 +9,8 @@ import type { SignedIn } from '../modules/users/sessions.ts'
 export interface RequestState {
   id: string
   startedAt: number
-  apiKey?: { id: string; name: string }
+  /** The caller's key and what it may do (set by the key gate). */
+  apiKey?: KeyGrant
   /** A dashboard request's person (session cookie); never set on the trigger host. */
   signedIn?: SignedIn
   /** Parsed once here; handlers and the access log reuse it. */

@@ -13,6 +13,8 @@ export const ErrorStatus = {
   INVALID_CALLBACK_URL: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
+  /** A valid API key used outside its scopes or job patterns (the message names what it may do). */
+  FORBIDDEN_SCOPE: 403,
   NOT_FOUND: 404,
   JOB_NOT_FOUND: 404,
   BUILD_NOT_FOUND: 404,
@@ -38,6 +40,8 @@ export const ErrorStatus = {
   IDEMPOTENCY_KEY_REUSED: 422,
   EMPTY_RECORDING: 422,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  /** The API key spent its token bucket; with `Retry-After`. */
+  RATE_LIMITED: 429,
   SERVICE_UNAVAILABLE: 503,
   STORAGE_UNAVAILABLE: 503,
   INTERNAL: 500,

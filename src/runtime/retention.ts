@@ -2,7 +2,13 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { AppContext } from '../context.ts'
 import { removeOrphanRecordingFiles } from '../modules/recordings/files.ts'
-import { getRetention, type RetentionReport, recordRetentionRun } from '../modules/retention/service.ts'
+import { effectiveRetention, listJobRetention } from '../modules/retention/job-overrides.ts'
+import {
+  getRetention,
+  type RetentionPolicy,
+  type RetentionReport,
+  recordRetentionRun,
+} from '../modules/retention/service.ts'
 import {
   clearScreenshots,
   deleteRuns,
@@ -10,8 +16,10 @@ import {
   expiredRuns,
   firstActiveSeq,
   lastSeqQueuedBefore,
+  type RunScope,
   runsWithExpiredScreenshots,
 } from '../modules/retention/sweep.ts'
+import type { Service } from './service.ts'
 
 export interface RetentionOptions {
   intervalMs: number
@@ -51,15 +59,21 @@ export const retentionTaskFor = (ctx: AppContext) => tasks.get(ctx)
  * free in between) so calls never wait behind it. Queued and running executions are never touched.
  * Files go before rows, so a pass cut short leaves rows that the next pass finds and finishes.
  */
-export class RetentionTask {
+export class RetentionTask implements Service {
+  readonly name = 'retention'
   readonly #ctx: AppContext
   readonly #opts: RetentionOptions
   #timer: ReturnType<typeof setTimeout> | undefined
   #stopped = false
   /** Passes run one after another, never two at once. */
   #chain: Promise<unknown> = Promise.resolve()
-  /** Runs at or below this `seq` have been looked at for screenshots (in memory: a restart rescans). */
-  #screenshotCursor = 0
+  /**
+   * Per scope ('' for the workspace policy, else a job id with its own retention): runs at or below
+   * this `seq` have been looked at for screenshots (in memory: a restart rescans).
+   */
+  #screenshotCursors = new Map<string, number>()
+  /** The jobs with their own retention at the last pass: a change resets the cursors. */
+  #overridden = ''
 
   constructor(ctx: AppContext, options: Partial<RetentionOptions> = {}) {
     this.#ctx = ctx
@@ -116,8 +130,19 @@ export class RetentionTask {
       policy,
     }
     try {
-      await this.#removeRuns(new Date(now - policy.runDays * DAY_MS).toISOString(), report)
-      await this.#removeScreenshots(now - policy.screenshotDays * DAY_MS, report)
+      // Jobs with their own ages are swept on their own (each scan uses the job's index); the
+      // workspace pass leaves them out.
+      const overrides = listJobRetention(this.#ctx)
+      const overridden = JSON.stringify([...overrides.keys()].sort())
+      if (overridden !== this.#overridden) {
+        this.#overridden = overridden
+        this.#screenshotCursors.clear()
+      }
+      await this.#sweep(policy, { excludeJobs: [...overrides.keys()] }, '', now, report)
+      for (const [jobId, own] of overrides) {
+        if (this.#stopped) break
+        await this.#sweep(effectiveRetention(policy, own), { jobId }, jobId, now, report)
+      }
       // Recording screenshots go with their build; a deletion elsewhere (the CLI) leaves folders behind.
       if (!this.#stopped) report.recordings = await removeOrphanRecordingFiles(this.#ctx)
     } catch (err) {
@@ -138,11 +163,22 @@ export class RetentionTask {
     return report
   }
 
-  async #removeRuns(cutoff: string, report: RetentionReport): Promise<void> {
+  async #sweep(
+    policy: RetentionPolicy,
+    scope: RunScope,
+    cursorKey: string,
+    now: number,
+    report: RetentionReport,
+  ): Promise<void> {
+    await this.#removeRuns(new Date(now - policy.runDays * DAY_MS).toISOString(), scope, report)
+    await this.#removeScreenshots(now - policy.screenshotDays * DAY_MS, scope, cursorKey, report)
+  }
+
+  async #removeRuns(cutoff: string, scope: RunScope, report: RetentionReport): Promise<void> {
     const { db } = this.#ctx
     const upTo = lastSeqQueuedBefore(db, cutoff)
-    for await (const runs of this.#batches(0, upTo, (after, to, n) =>
-      expiredRuns(db, after, to, cutoff, n),
+    for await (const runs of this.#batches(0, upTo, scope, (after, to, n) =>
+      expiredRuns(db, after, to, cutoff, n, scope),
     )) {
       await this.#removeFolders(runs)
       report.runs += deleteRuns(db, runs)
@@ -150,13 +186,19 @@ export class RetentionTask {
     }
   }
 
-  async #removeScreenshots(cutoffMs: number, report: RetentionReport): Promise<void> {
+  async #removeScreenshots(
+    cutoffMs: number,
+    scope: RunScope,
+    cursorKey: string,
+    report: RetentionReport,
+  ): Promise<void> {
     const { db } = this.#ctx
     const cutoff = new Date(cutoffMs).toISOString()
     const upTo = lastSeqQueuedBefore(db, cutoff)
     const select = (after: number, to: number, n: number) =>
-      runsWithExpiredScreenshots(db, after, to, cutoff, n)
-    for await (const runs of this.#batches(this.#screenshotCursor, upTo, select)) {
+      runsWithExpiredScreenshots(db, after, to, cutoff, n, scope)
+    const cursor = this.#screenshotCursors.get(cursorKey) ?? 0
+    for await (const runs of this.#batches(cursor, upTo, scope, select)) {
       await this.#removeFolders(runs)
       report.screenshots += clearScreenshots(db, runs)
       report.batches++
@@ -165,19 +207,23 @@ export class RetentionTask {
     const settled = lastSeqQueuedBefore(db, new Date(cutoffMs - CURSOR_SLACK_MS).toISOString())
     const active = firstActiveSeq(db)
     const next = Math.min(settled, active === undefined ? settled : active - 1)
-    this.#screenshotCursor = Math.max(this.#screenshotCursor, next)
+    this.#screenshotCursors.set(cursorKey, Math.max(cursor, next))
   }
 
-  /** Batches of at most batchSize runs in `(from, upTo]`, each statement over a bounded window. */
+  /**
+   * Batches of at most batchSize runs in `(from, upTo]`, each statement over a bounded window (one
+   * job's scan walks its index instead, so it needs no window).
+   */
   async *#batches(
     from: number,
     upTo: number,
+    scope: RunScope,
     select: (after: number, to: number, limit: number) => ExpiredRun[],
   ): AsyncGenerator<ExpiredRun[]> {
     const { batchSize } = this.#opts
     let after = from
     while (after < upTo && !this.#stopped) {
-      const to = Math.min(after + batchSize * WINDOW_PER_ROW, upTo)
+      const to = 'jobId' in scope ? upTo : Math.min(after + batchSize * WINDOW_PER_ROW, upTo)
       const runs = select(after, to, batchSize)
       if (runs.length) yield runs
       after = runs.length === batchSize ? runs.at(-1)!.seq : to

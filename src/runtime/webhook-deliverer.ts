@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts'
+import { countWebhookAttempt } from '../modules/metrics/service.ts'
 import { type Lookup, systemLookup } from '../modules/webhooks/callback-url.ts'
 import {
   claimDue,
@@ -11,6 +12,7 @@ import {
   scheduleRetry,
 } from '../modules/webhooks/outbox.ts'
 import { type AttemptOutcome, sendAttempt } from '../modules/webhooks/send-attempt.ts'
+import type { Service } from './service.ts'
 
 /** The RELIABILITY defaults; tests shrink the times. */
 export interface DelivererOptions {
@@ -49,7 +51,8 @@ export const DELIVERER_DEFAULTS: DelivererOptions = {
  * never wait on it: they commit the outbox row and call `notify()`. Events of one execution go out
  * in order; different executions proceed in parallel up to `concurrency`. The loop never throws.
  */
-export class WebhookDeliverer {
+export class WebhookDeliverer implements Service {
+  readonly name = 'webhook deliverer'
   /** Events dropped because the queue was full, since this process started. */
   droppedCount = 0
   readonly #ctx: AppContext
@@ -161,6 +164,7 @@ export class WebhookDeliverer {
     }
     if (outcome.kind === 'delivered') {
       markDelivered(db, row.id, outcome.statusCode, clock.now().toISOString())
+      countWebhookAttempt(this.#ctx, 'delivered')
       log.debug({ ...at, status: outcome.statusCode }, 'webhook delivered')
       return
     }
@@ -168,6 +172,7 @@ export class WebhookDeliverer {
     if (typeof retryIn === 'number') {
       const next = new Date(clock.now().getTime() + retryIn).toISOString()
       scheduleRetry(db, row.id, next, outcome.statusCode, outcome.error)
+      countWebhookAttempt(this.#ctx, 'retry')
       log.info(
         { ...at, error: outcome.error, retryInMs: Math.round(retryIn) },
         'webhook attempt failed; will retry',
@@ -176,6 +181,7 @@ export class WebhookDeliverer {
     }
     const error = typeof retryIn === 'string' ? `${outcome.error}; ${retryIn}` : outcome.error
     markFailed(db, row.id, outcome.statusCode, error)
+    countWebhookAttempt(this.#ctx, 'failed')
     log.warn({ ...at, error }, 'webhook delivery failed')
   }
 

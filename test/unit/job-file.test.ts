@@ -97,7 +97,7 @@ describe('checkJobFile', () => {
       }),
     )
     expect(problems).toContain(
-      'extra: is not a known member (known: format, version, method, path, prompt, samples, desktopPool, timeoutMs, exportedAt, automation)',
+      'extra: is not a known member (known: format, version, method, path, prompt, samples, desktopPool, timeoutMs, secretInputs, exportedAt, automation)',
     )
     expect(problems).toContain('samples.0.input: must be an object, got a string')
     expect(problems).toContain(

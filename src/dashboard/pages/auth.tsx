@@ -177,11 +177,11 @@ export const authPages = (ctx: AppContext, state: DashboardState) =>
         )
       try {
         setWorkspaceName(ctx, form.workspace ?? '')
-        const user = await createUser(ctx, {
-          email: form.email ?? '',
-          password: form.password ?? '',
-          role: 'admin',
-        })
+        const user = await createUser(
+          ctx,
+          { email: form.email ?? '', password: form.password ?? '', role: 'admin' },
+          'self',
+        )
         state.setupToken = null
         ctx.log.info({ userId: user.id }, 'workspace set up; first admin created')
         return signedInRedirect(ctx, request, user.id, '/_/')

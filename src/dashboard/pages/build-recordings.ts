@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppContext } from '../../context.ts'
 import { requestState } from '../../http/request-state.ts'
 import { AppError } from '../../lib/errors.ts'
+import { requestActor } from '../../modules/audit/request-actor.ts'
 import { answerQuestion, getBuild } from '../../modules/builds/service.ts'
 import {
   cancelRecording,
@@ -58,7 +59,7 @@ export const buildRecordingRoutes = (ctx: AppContext, hub: AgentHub, refused: Re
     .post('/_/builds/:id/recordings', ({ params, request }) => {
       const by = actorOf(person(request))
       return formAction(request, params.id, async () => {
-        await startRecording(ctx, hub, params.id, by)
+        await startRecording(ctx, hub, params.id, by, requestActor(ctx, request))
         return `${buildUrl(params.id)}#question-head`
       })
     })

@@ -5,6 +5,7 @@ import { requestState } from '../../http/request-state.ts'
 import { AppError } from '../../lib/errors.ts'
 import { agentExeMissing, findAgentExe } from '../../modules/agent-install/agent-exe.ts'
 import { windowsInstallCommand } from '../../modules/agent-install/service.ts'
+import { requestActor } from '../../modules/audit/request-actor.ts'
 import { createEnrollmentToken, getDesktop, revokeDesktop } from '../../modules/desktops/service.ts'
 import type { SignedIn } from '../../modules/users/sessions.ts'
 import { workspaceName } from '../../modules/users/workspace.ts'
@@ -308,7 +309,7 @@ export const desktopsPage = (ctx: AppContext, hub: AgentHub) => {
     .post('/_/desktops/:id/revoke', ({ request, params }) => {
       requireAdmin(requestState(request).signedIn)
       if (!getDesktop(ctx, params.id)) throw new AppError('NOT_FOUND', 'No such desktop')
-      const desktop = revokeDesktop(ctx, params.id)
+      const desktop = revokeDesktop(ctx, params.id, requestActor(ctx, request))
       return redirect(`/_/desktops?revoked=${encodeURIComponent(desktop.id)}`)
     })
 }

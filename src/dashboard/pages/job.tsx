@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppContext } from '../../context.ts'
 import { requestState } from '../../http/request-state.ts'
 import { AppError } from '../../lib/errors.ts'
+import { requestActor } from '../../modules/audit/request-actor.ts'
 import { demoteJob, getJob, type Job, promoteJob, rollbackJob } from '../../modules/jobs/service.ts'
 import { openApiCache } from '../../modules/openapi/service.ts'
 import type { SignedIn } from '../../modules/users/sessions.ts'
@@ -12,6 +13,12 @@ import { JsonField } from '../ui/json-field.tsx'
 import { Csrf, Layout } from '../ui/layout.tsx'
 import { Badge, Copyable, Json, Notice, PageHead } from '../ui/parts.tsx'
 import { type JobPageData, loadJobPage } from './job-data.ts'
+import {
+  type JobRetentionView,
+  jobRetentionRoutes,
+  jobRetentionView,
+  RetentionSection,
+} from './job-retention.tsx'
 import { RunsAndBuilds, SamplesSection, StabilitySection, VersionsSection } from './job-sections.tsx'
 import { StepsSection } from './job-steps.tsx'
 import { type FormField, teachFromForm } from './teach-call.ts'
@@ -28,6 +35,7 @@ const DONE: Record<string, (job: Job) => string> = {
   promoted: (job) => `${job.method} ${job.path} is live: calls run version ${job.liveVersion}.`,
   demoted: (job) => `${job.method} ${job.path} is back to learning: live calls get 409 until it is promoted.`,
   'rolled-back': (job) => `${job.method} ${job.path} is live on version ${job.liveVersion}.`,
+  retention: (job) => `Retention of ${job.method} ${job.path} saved; it applies from the next pass.`,
 }
 
 const hasParams = (path: string) => path.includes('/:')
@@ -120,6 +128,7 @@ export function JobPage(props: {
   data: JobPageData
   teach?: TeachState
   done?: string
+  retention?: JobRetentionView
 }) {
   const { data, signedIn } = props
   const { job, view } = data
@@ -184,6 +193,7 @@ export function JobPage(props: {
         <SamplesSection samples={data.samples} count={data.sampleCount} />
         <RunsAndBuilds runs={data.runs} builds={data.builds} />
         <TeachSection data={data} signedIn={signedIn} state={props.teach} />
+        {props.retention && <RetentionSection job={job} signedIn={signedIn} view={props.retention} />}
         <section aria-labelledby="openapi-h">
           <h2 id="openapi-h">OpenAPI operation</h2>
           {data.operation ? (
@@ -217,25 +227,27 @@ export const jobPage = (ctx: AppContext) => {
         signedIn={requestState(request).signedIn!}
         workspace={workspaceName(ctx)}
         data={loadJobPage(ctx, openApi, id)}
+        retention={jobRetentionView(ctx, id)}
         {...extra}
       />,
       { status: extra.teach?.error.status ?? 200 },
     )
   return new Elysia({ name: 'dashboard.job' })
+    .use(jobRetentionRoutes(ctx))
     .get('/_/jobs/:id', ({ request, params, query }) =>
       render(request, params.id, { done: typeof query.done === 'string' ? query.done : undefined }),
     )
-    .post('/_/jobs/:id/promote', ({ params }) => {
+    .post('/_/jobs/:id/promote', ({ request, params }) => {
       const job = jobOr404(ctx, params.id)
-      promoteJob(ctx, job.method, job.path)
+      promoteJob(ctx, job.method, job.path, requestActor(ctx, request))
       return pageAfter(job.id, 'promoted')
     })
-    .post('/_/jobs/:id/demote', ({ params }) => {
+    .post('/_/jobs/:id/demote', ({ request, params }) => {
       const job = jobOr404(ctx, params.id)
-      demoteJob(ctx, job.method, job.path)
+      demoteJob(ctx, job.method, job.path, requestActor(ctx, request))
       return pageAfter(job.id, 'demoted')
     })
-    .post('/_/jobs/:id/rollback', ({ params, body }) => {
+    .post('/_/jobs/:id/rollback', ({ request, params, body }) => {
       const job = jobOr404(ctx, params.id)
       const raw = ((body ?? {}) as Form).version ?? ''
       if (!/^\d{1,9}$/.test(raw.trim()))
@@ -243,7 +255,7 @@ export const jobPage = (ctx: AppContext) => {
           'INVALID_REQUEST',
           `Choose a version to roll back to (a number); got ${JSON.stringify(raw)}`,
         )
-      rollbackJob(ctx, job.id, Number(raw.trim()))
+      rollbackJob(ctx, job.id, Number(raw.trim()), requestActor(ctx, request))
       return pageAfter(job.id, 'rolled-back')
     })
     .post('/_/jobs/:id/teach', ({ request, params, body }) => {

@@ -87,7 +87,13 @@ export function findRunBySeq(ctx: AppContext, seqText: string): ExecutionRow {
 /** Everything the run page shows, with secrets masked. */
 export function loadRun(ctx: AppContext, row: ExecutionRow): RunDetail {
   const job = ctx.db
-    .select({ id: jobs.id, method: jobs.method, path: jobs.path, keptHeaders: jobs.keptHeaders })
+    .select({
+      id: jobs.id,
+      method: jobs.method,
+      path: jobs.path,
+      keptHeaders: jobs.keptHeaders,
+      secretInputs: jobs.secretInputs,
+    })
     .from(jobs)
     .where(eq(jobs.id, row.jobId))
     .get()

@@ -44,7 +44,10 @@ export interface Secrets {
  * be read (a replaced secrets.key) leave names and the caller's values to mask: the page still
  * shows, and says so in the log.
  */
-export function jobSecrets(ctx: AppContext, job: { id: string; keptHeaders: readonly string[] }): Secrets {
+export function jobSecrets(
+  ctx: AppContext,
+  job: { id: string; keptHeaders: readonly string[]; secretInputs?: readonly string[] },
+): Secrets {
   let values: string[] = []
   try {
     values = Object.values(jobSecretValues(ctx, job.id))
@@ -55,7 +58,9 @@ export function jobSecrets(ctx: AppContext, job: { id: string; keptHeaders: read
     )
   }
   const names = jobSecretNames(ctx, job.id)
-  return { names, isSecret: secretKeyTest([...names, ...job.keptHeaders]), values }
+  // A secret input (`login.pin`) is masked by its member name wherever it shows.
+  const inputNames = (job.secretInputs ?? []).map((p) => p.split('.').pop()!)
+  return { names, isSecret: secretKeyTest([...names, ...job.keptHeaders, ...inputNames]), values }
 }
 
 /** No job (deleted): only what names and the caller's values say. */

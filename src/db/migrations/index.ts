@@ -10,6 +10,9 @@ import m7 from './0007_scrub_credential_headers.sql' with { type: 'text' }
 import m8 from './0008_job_kept_headers.sql' with { type: 'text' }
 import m9 from './0009_users_sessions_step_targets.sql' with { type: 'text' }
 import m10 from './0010_recordings.sql' with { type: 'text' }
+import m11 from './0011_audit_log.sql' with { type: 'text' }
+import m12 from './0012_job_secret_inputs.sql' with { type: 'text' }
+import m13 from './0013_key_limits.sql' with { type: 'text' }
 
 export const migrations: { name: string; sql: string }[] = [
   { name: '0000_init', sql: m0 },
@@ -23,4 +26,7 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '0008_job_kept_headers', sql: m8 },
   { name: '0009_users_sessions_step_targets', sql: m9 },
   { name: '0010_recordings', sql: m10 },
+  { name: '0011_audit_log', sql: m11 },
+  { name: '0012_job_secret_inputs', sql: m12 },
+  { name: '0013_key_limits', sql: m13 },
 ]

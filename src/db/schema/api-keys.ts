@@ -1,6 +1,9 @@
-import { blob, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { blob, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 
-/** API keys are stored only as SHA-256 hashes; `prefix` is the harmless part lists show. */
+/**
+ * API keys are stored only as SHA-256 hashes; `prefix` is the harmless part lists show.
+ * Limits are null when unset: a key without them may do everything, as keys always could.
+ */
 export const apiKeys = sqliteTable('api_keys', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
@@ -9,4 +12,15 @@ export const apiKeys = sqliteTable('api_keys', {
   createdAt: text('created_at').notNull(),
   lastUsedAt: text('last_used_at'),
   revokedAt: text('revoked_at'),
+  /** JSON array of `call` | `teach` | `read`; null = all. */
+  scopes: text('scopes', { mode: 'json' }).$type<string[]>(),
+  /** JSON array of job patterns (`/customers/*`, `POST /orders/:id`); null = every job. */
+  jobs: text('jobs', { mode: 'json' }).$type<string[]>(),
+  /** Token bucket: requests per second and burst; null = not limited. */
+  ratePerSecond: real('rate_per_second'),
+  burst: integer('burst'),
+  /** From this instant on the key is refused (set by `--expires` and by rotation's overlap). */
+  expiresAt: text('expires_at'),
+  /** The key that replaced this one in a rotation. */
+  replacedBy: text('replaced_by'),
 })

@@ -1,4 +1,5 @@
 export * from './api-keys.ts'
+export * from './audit.ts'
 export * from './builds.ts'
 export * from './desktops.ts'
 export * from './executions.ts'

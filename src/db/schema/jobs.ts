@@ -28,6 +28,12 @@ export const jobs = sqliteTable(
      * each call's value is kept as the job secret of the same name (`{{$secrets.x-tenant-token}}`).
      */
     keptHeaders: text('kept_headers', { mode: 'json' }).$type<string[]>().notNull().default([]),
+    /**
+     * Input members whose values are secret (dotted paths, e.g. `password`, `login.pin`): taught
+     * with `deskhook.secrets` or found by the builder (a field it fills is a password box). Their
+     * values are kept only in memory for a run and masked everywhere else.
+     */
+    secretInputs: text('secret_inputs', { mode: 'json' }).$type<string[]>().notNull().default([]),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

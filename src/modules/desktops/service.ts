@@ -7,6 +7,8 @@ import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { pinnedToken, splitEnrollmentToken } from '../../lib/tls-pin.ts'
 import { readServedTls } from '../../tls/served-record.ts'
+import { agentActor, SYSTEM_ACTOR } from '../audit/actor.ts'
+import { recordAudit } from '../audit/record.ts'
 
 export type Desktop = typeof desktops.$inferSelect
 export type DesktopView = Omit<Desktop, 'credentialHash'>
@@ -86,6 +88,17 @@ export function enrollDesktop(
         .set({ usedAt: now, desktopId: desktop.id })
         .where(eq(enrollmentTokens.id, row.id))
         .run()
+      const details = { name: who.name, platform: who.platform, driver: who.driver, enrollment: row.id }
+      recordAudit(
+        ctx,
+        {
+          actor: agentActor(desktop),
+          action: 'desktop.enrolled',
+          target: { kind: 'desktop', id: desktop.id },
+          details,
+        },
+        tx,
+      )
       return { desktop, secret }
     },
     { behavior: 'immediate' },
@@ -116,7 +129,7 @@ export function listDesktops(ctx: AppContext): DesktopView[] {
 }
 
 /** Revokes by id or by name (when the name is unambiguous). The hub closes its socket. */
-export function revokeDesktop(ctx: AppContext, idOrName: string): DesktopView {
+export function revokeDesktop(ctx: AppContext, idOrName: string, actor = SYSTEM_ACTOR): DesktopView {
   const matches = ctx.db
     .select()
     .from(desktops)
@@ -127,7 +140,18 @@ export function revokeDesktop(ctx: AppContext, idOrName: string): DesktopView {
     throw new AppError('INVALID_REQUEST', `Several desktops are named ${idOrName}; use the id`)
   const desktop = matches[0]!
   const revokedAt = desktop.revokedAt ?? ctx.clock.now().toISOString()
-  ctx.db.update(desktops).set({ revokedAt, status: 'offline' }).where(eq(desktops.id, desktop.id)).run()
+  ctx.db.transaction(
+    (tx) => {
+      tx.update(desktops).set({ revokedAt, status: 'offline' }).where(eq(desktops.id, desktop.id)).run()
+      const details = { name: desktop.name, alreadyRevoked: desktop.revokedAt !== null }
+      recordAudit(
+        ctx,
+        { actor, action: 'desktop.revoked', target: { kind: 'desktop', id: desktop.id }, details },
+        tx,
+      )
+    },
+    { behavior: 'immediate' },
+  )
   ctx.events.emit('desktop.revoked', desktop.id)
   return toDesktopView({ ...desktop, revokedAt, status: 'offline' })
 }

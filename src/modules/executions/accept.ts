@@ -8,6 +8,7 @@ import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { normalisePath } from '../jobs/path-pattern.ts'
 import type { Job } from '../jobs/service.ts'
+import { holdSecretInputs, splitSecretInputs } from '../secrets/secret-inputs.ts'
 import type { ExecutionRow } from './model.ts'
 import { claimInserted } from './service.ts'
 
@@ -128,6 +129,8 @@ export function acceptExecution(
         if (prev)
           ctx.db.update(executions).set({ idempotencyKey: null }).where(eq(executions.seq, prev.seq)).run()
       }
+      // Secret inputs are stored masked; their values wait in memory for the run (never on disk).
+      const { masked, values } = splitSecretInputs(req.input, req.job.secretInputs ?? [])
       const execution: ExecutionRow = {
         seq: 0,
         id: newId(),
@@ -136,7 +139,7 @@ export function acceptExecution(
         apiKeyId: req.apiKeyId,
         status: req.claim ? 'running' : 'queued',
         priority: 0,
-        input: req.input,
+        input: masked,
         callbackUrl: req.callbackUrl,
         desktopId: req.claim?.desktopId ?? null,
         lease: req.claim?.lease ?? null,
@@ -168,6 +171,7 @@ export function acceptExecution(
         execution.queuedAt,
       )
       execution.seq = Number(lastInsertRowid)
+      holdSecretInputs(ctx, execution.id, values)
       if (req.claim) claimInserted(ctx, execution)
       return { execution, reused: false }
     },

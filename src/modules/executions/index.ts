@@ -1,8 +1,8 @@
 import { join } from 'node:path'
 import { Elysia } from 'elysia'
-import type { Runtime } from '../../app.ts'
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../lib/errors.ts'
+import type { Runtime } from '../../runtime/index.ts'
 import { getExecution, listSteps } from './service.ts'
 import { toExecutionView } from './view.ts'
 

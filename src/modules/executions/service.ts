@@ -150,7 +150,8 @@ export function recordStep(
   step: StepRecord,
 ): void {
   let screenshot: string | null = null
-  if (step.screenshot) {
+  // Under --min-free-disk (storage-guard.ts) the run goes on without its screenshots.
+  if (step.screenshot && ctx.storage.lowDisk === undefined) {
     screenshot = `${step.executionOrder}.jpg`
     saveScreenshot(ctx, exec.id, screenshot, step.screenshot)
   }

@@ -4,6 +4,9 @@ import { jobs, jobVersions, samples } from '../../db/schema/index.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import type { Automation } from '../../protocol/automation.ts'
+import { SYSTEM_ACTOR } from '../audit/actor.ts'
+import { recordAudit } from '../audit/record.ts'
+import { mergeSecretInputs, splitSecretInputs } from '../secrets/secret-inputs.ts'
 import { inputKey, JOB_FILE_FORMAT, JOB_FILE_VERSION, type JobFile, type JobFileSample } from './job-file.ts'
 import { checkJobFile } from './job-file-check.ts'
 import { transactionWithRoutes } from './routes-cache.ts'
@@ -46,13 +49,15 @@ export function exportJob(
     prompt: job.prompt,
     desktopPool: job.desktopPool ?? null,
     timeoutMs: job.timeoutMs ?? null,
+    ...(job.secretInputs.length ? { secretInputs: job.secretInputs } : {}),
     automation: row.automation as Automation,
-    samples: jobSamples(ctx, job.id),
+    samples: jobSamples(ctx, job.id, job.secretInputs),
     exportedAt: ctx.clock.now().toISOString(),
   }
 }
 
-function jobSamples(ctx: AppContext, jobId: string): JobFileSample[] {
+/** The job's samples, each secret input's value masked: a job file never carries one. */
+function jobSamples(ctx: AppContext, jobId: string, secretInputs: readonly string[]): JobFileSample[] {
   return ctx.db
     .select()
     .from(samples)
@@ -60,7 +65,7 @@ function jobSamples(ctx: AppContext, jobId: string): JobFileSample[] {
     .orderBy(asc(samples.createdAt), sql`rowid`)
     .all()
     .map((s) => ({
-      input: s.input,
+      input: splitSecretInputs(s.input, secretInputs).masked,
       expect: s.expect ?? undefined,
       scenario: s.scenario ?? undefined,
       status: s.status,
@@ -80,7 +85,12 @@ export interface ImportResult {
  * in one transaction, so a failed import leaves nothing behind. `live` promotes that version in
  * the same transaction: an imported job serves calls with no build on this installation.
  */
-export function importJob(ctx: AppContext, data: unknown, opts: { live?: boolean } = {}): ImportResult {
+export function importJob(
+  ctx: AppContext,
+  data: unknown,
+  opts: { live?: boolean } = {},
+  actor = SYSTEM_ACTOR,
+): ImportResult {
   const file = checkJobFile(data)
   const result = transactionWithRoutes(ctx, (tx, addRoute) => {
     const now = ctx.clock.now().toISOString()
@@ -92,11 +102,22 @@ export function importJob(ctx: AppContext, data: unknown, opts: { live?: boolean
     }
     const existing = getJobByRoute(ctx, file.method, file.path)
     const jobId = existing?.id ?? newId()
+    const secretInputs = mergeSecretInputs(existing?.secretInputs ?? [], file.secretInputs ?? [])
     if (existing) {
-      tx.update(jobs).set(settings).where(eq(jobs.id, jobId)).run()
+      tx.update(jobs)
+        .set({ ...settings, secretInputs })
+        .where(eq(jobs.id, jobId))
+        .run()
     } else {
       tx.insert(jobs)
-        .values({ id: jobId, method: file.method, path: file.path, createdAt: now, ...settings })
+        .values({
+          id: jobId,
+          method: file.method,
+          path: file.path,
+          createdAt: now,
+          ...settings,
+          secretInputs,
+        })
         .run()
       addRoute(file.method, file.path, jobId, "rename the path in the file to that job's path")
     }
@@ -129,6 +150,8 @@ export function importJob(ctx: AppContext, data: unknown, opts: { live?: boolean
     }
     const version = insertJobVersion(tx, now, jobId, file.automation)
     if (opts.live) tx.update(jobs).set({ mode: 'live', liveVersion: version }).where(eq(jobs.id, jobId)).run()
+    const details = { method: file.method, path: file.path, version, created: !existing, live: !!opts.live }
+    recordAudit(ctx, { actor, action: 'job.imported', target: { kind: 'job', id: jobId }, details }, tx)
     return { jobId, version, created: !existing, samplesAdded }
   })
   ctx.events.emit('jobs.changed', result.jobId)

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox'
 import { Automation } from '../../protocol/automation.ts'
+import { SECRET_INPUT_PATH_PATTERN } from '../secrets/secret-inputs.ts'
 
 /**
  * A job as a file (`deskhook jobs export/import`): what it takes to serve the job on another
@@ -37,6 +38,10 @@ const members = {
   desktopPool: Type.Optional(Type.Union([Type.Array(Type.String({ minLength: 1 })), Type.Null()])),
   /** Run timeout; null or absent = the server default. */
   timeoutMs: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  /** Input members whose values are secret (their values in `samples` are masked). */
+  secretInputs: Type.Optional(
+    Type.Array(Type.String({ pattern: SECRET_INPUT_PATH_PATTERN }), { maxItems: 50, uniqueItems: true }),
+  ),
   exportedAt: Type.Optional(Type.String()),
 }
 
@@ -62,6 +67,7 @@ export function formatJobFile(file: JobFile): string {
     prompt: file.prompt,
     desktopPool: file.desktopPool ?? null,
     timeoutMs: file.timeoutMs ?? null,
+    ...(file.secretInputs?.length ? { secretInputs: file.secretInputs } : {}),
     automation: canonical(file.automation),
     samples: file.samples.map((s) => ({
       input: canonical(s.input),

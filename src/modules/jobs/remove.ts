@@ -8,8 +8,11 @@ import {
   jobVersions,
   recordings,
   samples,
+  settings,
 } from '../../db/schema/index.ts'
 import { AppError } from '../../lib/errors.ts'
+import { SYSTEM_ACTOR } from '../audit/actor.ts'
+import { recordAudit } from '../audit/record.ts'
 import { rememberSubmitted } from '../builds/submitted.ts'
 import { removeRecordingFiles } from '../recordings/files.ts'
 import { routerFor } from './routes-cache.ts'
@@ -104,7 +107,7 @@ export function removeSampleByRoute(ctx: AppContext, method: string, path: strin
  * (here in place, in a running server at its next look at the database). Past executions stay as
  * records; queued ones are cancelled by the scheduler.
  */
-export function deleteJob(ctx: AppContext, jobId: string): JobDeleted {
+export function deleteJob(ctx: AppContext, jobId: string, actor = SYSTEM_ACTOR): JobDeleted {
   const job = jobById(ctx, jobId)
   const deleted = ctx.db.transaction(
     (tx) => {
@@ -119,6 +122,12 @@ export function deleteJob(ctx: AppContext, jobId: string): JobDeleted {
           .get()?.n ?? 0
       const recordingIds = recordingsOf(tx, eq(builds.jobId, job.id))
       tx.delete(jobs).where(eq(jobs.id, job.id)).run()
+      // Its own retention ages (a settings row, not a column) go with it.
+      tx.delete(settings)
+        .where(eq(settings.key, `retention_job:${job.id}`))
+        .run()
+      const details = { method: job.method, path: job.path, ...tally, queuedRuns }
+      recordAudit(ctx, { actor, action: 'job.removed', target: { kind: 'job', id: job.id }, details }, tx)
       return { id: job.id, method: job.method, path: job.path, ...tally, queuedRuns, recordingIds }
     },
     { behavior: 'immediate' },
@@ -132,6 +141,11 @@ export function deleteJob(ctx: AppContext, jobId: string): JobDeleted {
   return result
 }
 
-export function deleteJobByRoute(ctx: AppContext, method: string, path: string): JobDeleted {
-  return deleteJob(ctx, requireJob(ctx, method, path).id)
+export function deleteJobByRoute(
+  ctx: AppContext,
+  method: string,
+  path: string,
+  actor = SYSTEM_ACTOR,
+): JobDeleted {
+  return deleteJob(ctx, requireJob(ctx, method, path).id, actor)
 }

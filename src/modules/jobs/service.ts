@@ -4,6 +4,8 @@ import type { Db } from '../../db/client.ts'
 import { preparedFor } from '../../db/prepared.ts'
 import { type JobMode, jobs, jobVersions, samples } from '../../db/schema/index.ts'
 import { AppError } from '../../lib/errors.ts'
+import { type Actor, SYSTEM_ACTOR } from '../audit/actor.ts'
+import { type AuditAction, recordAudit } from '../audit/record.ts'
 import { normalisePath } from './path-pattern.ts'
 import type { RouteMatch } from './router.ts'
 import { routerFor } from './routes-cache.ts'
@@ -151,26 +153,26 @@ export function requireJob(ctx: AppContext, method: string, path: string): Job {
  * "Promote to live": the newest successful build becomes what live calls run. Refused while no
  * build has succeeded, because a live job with nothing to run would fail every call.
  */
-export function promoteJob(ctx: AppContext, method: string, path: string): Job {
+export function promoteJob(ctx: AppContext, method: string, path: string, actor = SYSTEM_ACTOR): Job {
   const job = requireJob(ctx, method, path)
   if (job.draftVersion === null)
     throw new AppError(
       'JOB_NOT_LIVE',
       `${job.method} ${job.path} has no successful build yet: teach it until a build succeeds, then promote`,
     )
-  return updateMode(ctx, job, 'live', job.draftVersion)
+  return updateMode(ctx, job, 'live', job.draftVersion, actor, 'job.promoted')
 }
 
 /** "Back to learning": live calls get 409 again; the promoted version is kept for the record. */
-export function demoteJob(ctx: AppContext, method: string, path: string): Job {
-  return updateMode(ctx, requireJob(ctx, method, path), 'learning', null)
+export function demoteJob(ctx: AppContext, method: string, path: string, actor = SYSTEM_ACTOR): Job {
+  return updateMode(ctx, requireJob(ctx, method, path), 'learning', null, actor, 'job.demoted')
 }
 
 /**
  * "Roll back to version N": that version becomes what live calls run, and the job is live. The
  * draft (what the next teaching call extends) stays the newest build.
  */
-export function rollbackJob(ctx: AppContext, jobId: string, version: number): Job {
+export function rollbackJob(ctx: AppContext, jobId: string, version: number, actor = SYSTEM_ACTOR): Job {
   const job = getJob(ctx, jobId)
   if (!job) throw new AppError('JOB_NOT_FOUND', `No job with id ${jobId}`)
   if (!Number.isInteger(version) || version < 1)
@@ -192,13 +194,27 @@ export function rollbackJob(ctx: AppContext, jobId: string, version: number): Jo
         : `${job.method} ${job.path} has no versions yet: teach it until a build succeeds`,
       { field: 'version' },
     )
-  return updateMode(ctx, job, 'live', version)
+  return updateMode(ctx, job, 'live', version, actor, 'job.rolled_back')
 }
 
-function updateMode(ctx: AppContext, job: Job, mode: JobMode, liveVersion: number | null): Job {
+function updateMode(
+  ctx: AppContext,
+  job: Job,
+  mode: JobMode,
+  liveVersion: number | null,
+  actor: Actor,
+  action: AuditAction,
+): Job {
   const updatedAt = ctx.clock.now().toISOString()
   const set = liveVersion === null ? { mode, updatedAt } : { mode, liveVersion, updatedAt }
-  ctx.db.update(jobs).set(set).where(eq(jobs.id, job.id)).run()
+  const details = { method: job.method, path: job.path, from: job.mode, to: mode, liveVersion }
+  ctx.db.transaction(
+    (tx) => {
+      tx.update(jobs).set(set).where(eq(jobs.id, job.id)).run()
+      recordAudit(ctx, { actor, action, target: { kind: 'job', id: job.id }, details }, tx)
+    },
+    { behavior: 'immediate' },
+  )
   ctx.events.emit('jobs.changed', job.id)
   return { ...job, ...set }
 }

@@ -1,24 +1,22 @@
-import { count, eq, isNull, or, sql } from 'drizzle-orm'
+import { count, eq, or } from 'drizzle-orm'
 import type { AppContext } from '../../context.ts'
-import { preparedFor } from '../../db/prepared.ts'
 import { apiKeys } from '../../db/schema/index.ts'
-import {
-  displayPrefix,
-  generateApiKey,
-  hashApiKey,
-  isWellFormedApiKey,
-  sameHash,
-} from '../../lib/api-key-format.ts'
+import { displayPrefix, generateApiKey, hashApiKey } from '../../lib/api-key-format.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
+import { emitKeyEvent } from './key-events.ts'
+import { type KeyLimits, parseDuration, parseJobPatterns, parseRate, parseScopes } from './model.ts'
 
-export interface KeyInfo {
+export interface KeyInfo extends KeyLimits {
   id: string
   name: string
   prefix: string
   createdAt: string
   lastUsedAt: string | null
   revokedAt: string | null
+  replacedBy: string | null
+  /** `expired` from `expiresAt` on (a rotated key expires when its overlap ends). */
+  status: 'active' | 'expired' | 'revoked'
 }
 
 export interface CreatedKey extends KeyInfo {
@@ -26,37 +24,103 @@ export interface CreatedKey extends KeyInfo {
   key: string
 }
 
-const toInfo = (row: typeof apiKeys.$inferSelect): KeyInfo => ({
+/** A new key's name and limits, as the CLI and the dashboard take them (strings are parsed here). */
+export interface NewKeyInput {
+  name: string
+  scopes?: string | readonly string[] | null
+  jobs?: string | readonly string[] | null
+  rate?: number | string | null
+  burst?: number | string | null
+  /** A lifetime such as `30d`. */
+  expires?: string | null
+}
+
+type Row = typeof apiKeys.$inferSelect
+
+const toInfo = (row: Row, now: Date): KeyInfo => ({
   id: row.id,
   name: row.name,
   prefix: row.prefix,
   createdAt: row.createdAt,
   lastUsedAt: row.lastUsedAt,
   revokedAt: row.revokedAt,
+  replacedBy: row.replacedBy,
+  scopes: (row.scopes as KeyLimits['scopes']) ?? null,
+  jobs: row.jobs ?? null,
+  ratePerSecond: row.ratePerSecond,
+  burst: row.burst,
+  expiresAt: row.expiresAt,
+  status: row.revokedAt
+    ? 'revoked'
+    : row.expiresAt && Date.parse(row.expiresAt) <= now.getTime()
+      ? 'expired'
+      : 'active',
 })
 
-export function createKey(ctx: AppContext, name: string): CreatedKey {
+function limitsFrom(input: NewKeyInput, now: Date): KeyLimits {
+  const { ratePerSecond, burst } = parseRate(input.rate, input.burst)
+  const expires = input.expires ? parseDuration(input.expires, 'Expiry') : null
+  if (expires !== null && expires <= 0)
+    throw new AppError('INVALID_REQUEST', 'An expiry must lie in the future')
+  return {
+    scopes: input.scopes != null && input.scopes !== '' ? parseScopes(input.scopes) : null,
+    jobs: input.jobs != null && input.jobs !== '' ? parseJobPatterns(input.jobs) : null,
+    ratePerSecond,
+    burst,
+    expiresAt: expires === null ? null : new Date(now.getTime() + expires).toISOString(),
+  }
+}
+
+function newRow(name: string, limits: KeyLimits, now: Date) {
   const trimmed = name.trim()
   if (!trimmed || trimmed.length > 100)
     throw new AppError('INVALID_REQUEST', 'A key name must be 1–100 characters')
   const key = generateApiKey()
-  const row = {
+  const row: Row = {
     id: newId(),
     name: trimmed,
     prefix: displayPrefix(key),
     hash: hashApiKey(key),
-    createdAt: ctx.clock.now().toISOString(),
+    createdAt: now.toISOString(),
+    lastUsedAt: null,
+    revokedAt: null,
+    replacedBy: null,
+    ...limits,
   }
+  return { key, row }
+}
+
+/** `actor` says who did it, for the audit log (`cli`, `user:<id>`, `system`). */
+export function createKey(ctx: AppContext, input: string | NewKeyInput, actor = 'system'): CreatedKey {
+  const now = ctx.clock.now()
+  const spec = typeof input === 'string' ? { name: input } : input
+  const { key, row } = newRow(spec.name, limitsFrom(spec, now), now)
   ctx.db.insert(apiKeys).values(row).run()
-  return { ...toInfo({ ...row, lastUsedAt: null, revokedAt: null }), key }
+  ctx.events.emit('keys.changed')
+  emitKeyEvent(ctx, {
+    type: 'key.created',
+    at: row.createdAt,
+    keyId: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    actor,
+  })
+  return { ...toInfo(row, now), key }
 }
 
 export function listKeys(ctx: AppContext): KeyInfo[] {
-  return ctx.db.select().from(apiKeys).orderBy(apiKeys.createdAt).all().map(toInfo)
+  const now = ctx.clock.now()
+  return ctx.db
+    .select()
+    .from(apiKeys)
+    .orderBy(apiKeys.createdAt)
+    .all()
+    .map((r) => toInfo(r, now))
 }
 
 /** Revokes by id, or by the prefix that `keys list` shows. */
-export function revokeKey(ctx: AppContext, idOrPrefix: string): KeyInfo {
+export function revokeKey(ctx: AppContext, idOrPrefix: string, actor = 'system'): KeyInfo {
+  const now = ctx.clock.now()
   const matches = ctx.db
     .select()
     .from(apiKeys)
@@ -66,95 +130,102 @@ export function revokeKey(ctx: AppContext, idOrPrefix: string): KeyInfo {
   if (matches.length > 1)
     throw new AppError('INVALID_REQUEST', `Several keys share the prefix ${idOrPrefix}; use the id`)
   const row = matches[0]!
-  if (row.revokedAt) return toInfo(row)
-  const revokedAt = ctx.clock.now().toISOString()
+  if (row.revokedAt) return toInfo(row, now)
+  const revokedAt = now.toISOString()
   ctx.db.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, row.id)).run()
   ctx.events.emit('keys.changed')
-  return toInfo({ ...row, revokedAt })
+  emitKeyEvent(ctx, {
+    type: 'key.revoked',
+    at: revokedAt,
+    keyId: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    actor,
+  })
+  return toInfo({ ...row, revokedAt }, now)
+}
+
+export interface Rotated {
+  key: CreatedKey
+  old: KeyInfo
+}
+
+/**
+ * Makes a successor with the same name and limits, and lets the old key work until the overlap
+ * ends (or its own expiry, if sooner): callers switch over without a moment of refused calls.
+ * The successor keeps the old key's lifetime unless `expires` gives another.
+ */
+export function rotateKey(
+  ctx: AppContext,
+  ref: string,
+  opts: { overlap: string; expires?: string | null },
+  actor = 'system',
+): Rotated {
+  const now = ctx.clock.now()
+  const overlapMs = parseDuration(opts.overlap, 'Overlap')
+  const old = findRotatable(ctx, ref, now)
+  const lifetime = old.expiresAt ? Date.parse(old.expiresAt) - Date.parse(old.createdAt) : null
+  const limits: KeyLimits = {
+    scopes: (old.scopes as KeyLimits['scopes']) ?? null,
+    jobs: old.jobs ?? null,
+    ratePerSecond: old.ratePerSecond,
+    burst: old.burst,
+    expiresAt: opts.expires
+      ? limitsFrom({ name: old.name, expires: opts.expires }, now).expiresAt
+      : lifetime
+        ? new Date(now.getTime() + lifetime).toISOString()
+        : null,
+  }
+  const { key, row } = newRow(old.name, limits, now)
+  const overlapEnd = now.getTime() + overlapMs
+  const oldExpiresAt = new Date(
+    old.expiresAt ? Math.min(Date.parse(old.expiresAt), overlapEnd) : overlapEnd,
+  ).toISOString()
+  ctx.db.transaction((tx) => {
+    tx.insert(apiKeys).values(row).run()
+    tx.update(apiKeys)
+      .set({ expiresAt: oldExpiresAt, replacedBy: row.id })
+      .where(eq(apiKeys.id, old.id))
+      .run()
+  })
+  ctx.events.emit('keys.changed')
+  emitKeyEvent(ctx, {
+    type: 'key.rotated',
+    at: row.createdAt,
+    keyId: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    actor,
+    oldKeyId: old.id,
+    oldPrefix: old.prefix,
+    oldExpiresAt,
+  })
+  return {
+    key: { ...toInfo(row, now), key },
+    old: toInfo({ ...old, expiresAt: oldExpiresAt, replacedBy: row.id }, now),
+  }
+}
+
+/** By id, prefix or name, among keys that still work and have not been replaced already. */
+function findRotatable(ctx: AppContext, ref: string, now: Date): Row {
+  const matches = ctx.db
+    .select()
+    .from(apiKeys)
+    .where(or(eq(apiKeys.id, ref), eq(apiKeys.prefix, ref), eq(apiKeys.name, ref)))
+    .all()
+    .filter((r) => !r.revokedAt && !r.replacedBy && toInfo(r, now).status === 'active')
+  if (matches.length === 0)
+    throw new AppError(
+      'NOT_FOUND',
+      `No active API key with id, prefix or name ${ref} (revoked, expired and already rotated keys cannot be rotated)`,
+    )
+  if (matches.length > 1)
+    throw new AppError('INVALID_REQUEST', `Several active keys match ${ref}; use the id (deskhook keys list)`)
+  return matches[0]!
 }
 
 /** Creates the first key of a new installation; returns it only if it made one. */
 export function ensureInitialKey(ctx: AppContext): CreatedKey | null {
   const total = ctx.db.select({ n: count() }).from(apiKeys).get()?.n ?? 0
   return total === 0 ? createKey(ctx, 'default') : null
-}
-
-const findActiveByHash = preparedFor((db) =>
-  db
-    .select({ id: apiKeys.id, name: apiKeys.name, hash: apiKeys.hash, lastUsedAt: apiKeys.lastUsedAt })
-    .from(apiKeys)
-    .where(sql`${apiKeys.hash} = ${sql.placeholder('hash')} AND ${isNull(apiKeys.revokedAt)}`)
-    .prepare(),
-)
-
-const touchKey = preparedFor((db) =>
-  db
-    .update(apiKeys)
-    .set({ lastUsedAt: sql`${sql.placeholder('at')}` })
-    .where(eq(apiKeys.id, sql.placeholder('id')))
-    .prepare(),
-)
-
-/** last_used_at is informational: write it at most once a minute per key, not per request. */
-const TOUCH_EVERY_MS = 60_000
-
-/**
- * Keys this process has verified, by hash: a live key costs one SHA-256 and a map lookup, no
- * database read. Dropped whenever another process commits (the CLI revoking a key) and on any
- * revocation here, so a revoked key fails on its next request.
- */
-interface VerifiedKey {
-  id: string
-  name: string
-  hash: Buffer
-  lastUsedAt: number
-}
-const verified = new WeakMap<AppContext, Map<string, VerifiedKey>>()
-
-function cacheFor(ctx: AppContext): Map<string, VerifiedKey> {
-  let cache = verified.get(ctx)
-  if (!cache) {
-    const fresh = new Map<string, VerifiedKey>()
-    cache = fresh
-    verified.set(ctx, fresh)
-    ctx.events.on('db.external-change', () => fresh.clear())
-    ctx.events.on('keys.changed', () => fresh.clear())
-  }
-  return cache
-}
-
-/**
- * Returns the key's identity, or null for anything that is not a live key (malformed, wrong
- * checksum, unknown, revoked): callers answer all of these the same way. Costs one SHA-256 and a
- * cache or indexed lookup; the final comparison is constant-time.
- */
-export function verifyKey(
-  ctx: AppContext,
-  presented: string | null | undefined,
-): { id: string; name: string } | null {
-  if (!presented) return null
-  const hash = hashApiKey(presented)
-  const cache = cacheFor(ctx)
-  const hex = hash.toString('hex')
-  let key = cache.get(hex)
-  if (!key) {
-    // The checksum turns junk away before the database is asked.
-    if (!isWellFormedApiKey(presented)) return null
-    const row = findActiveByHash(ctx.db).get({ hash })
-    if (!row) return null
-    key = {
-      id: row.id,
-      name: row.name,
-      hash: row.hash,
-      lastUsedAt: row.lastUsedAt ? Date.parse(row.lastUsedAt) : 0,
-    }
-    cache.set(hex, key)
-  }
-  if (!sameHash(key.hash, hash)) return null
-  const now = ctx.clock.now()
-  if (now.getTime() - key.lastUsedAt > TOUCH_EVERY_MS) {
-    key.lastUsedAt = now.getTime()
-    touchKey(ctx.db).run({ id: key.id, at: now.toISOString() })
-  }
-  return { id: key.id, name: key.name }
 }

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts'
 import { requestState } from '../../http/request-state.ts'
 import { AppError } from '../../lib/errors.ts'
 import type { AgentHub } from '../../runtime/agent-hub/index.ts'
+import { requestActor } from '../audit/request-actor.ts'
 import { readJsonObject } from '../triggers/read-body.ts'
 import type { RecordingStarted } from './model.ts'
 import {
@@ -33,7 +34,7 @@ export const recordingsRoutes = (ctx: AppContext, hub: AgentHub) => {
     .post(
       '/_builds/:id/recordings',
       async ({ params, request, set }): Promise<RecordingStarted> => {
-        const r = await startRecording(ctx, hub, params.id, actor(request))
+        const r = await startRecording(ctx, hub, params.id, actor(request), requestActor(ctx, request))
         set.status = 201
         return { recordingId: r.id, status: r.status, windowId: r.windowId }
       },

@@ -7,6 +7,8 @@ import { newId } from '../../lib/ids.ts'
 import type { WindowInfo } from '../../protocol/elements.ts'
 import { Recording, type RecordingStatus } from '../../protocol/recording.ts'
 import type { AgentHub } from '../../runtime/agent-hub/index.ts'
+import { type Actor, SYSTEM_ACTOR } from '../audit/actor.ts'
+import { recordAudit } from '../audit/record.ts'
 import { type Build, getBuild } from '../builds/service.ts'
 import { removeRecordingFiles, saveScreenshots, screenshotPath } from './files.ts'
 import type { RecordingActor, RecordingView } from './model.ts'
@@ -116,6 +118,7 @@ export async function startRecording(
   hub: AgentHub,
   buildId: string,
   by: RecordingActor,
+  actor: Actor = SYSTEM_ACTOR,
 ): Promise<RecordingView> {
   const build = getBuild(ctx, buildId)
   if (!isDemonstrating(build))
@@ -155,6 +158,12 @@ export async function startRecording(
     error: null,
   }
   insertRecording(ctx, row)
+  recordAudit(ctx, {
+    actor,
+    action: 'recording.started',
+    target: { kind: 'recording', id: row.id },
+    details: { buildId, desktopId, windowId },
+  })
   try {
     await hub.rpc<RecordingStatus>(desktopId, 'recordStart', [windowId], CALL_TIMEOUT_MS)
   } catch (err) {

@@ -1,4 +1,4 @@
-import { and, asc, gt, inArray, isNotNull, lte, min, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, isNotNull, lte, min, notInArray, type SQL, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { executionSteps, executions, TERMINAL_STATUSES, webhookDeliveries } from '../../db/schema/index.ts'
 
@@ -10,6 +10,18 @@ export interface ExpiredRun {
   seq: number
   /** The jobExecutionId: names the run's screenshot folder and its outbox rows. */
   id: string
+}
+
+/**
+ * Which runs a scan looks at: one job (its own retention; the `(job_id, seq)` index serves it), or
+ * every job but those that have their own.
+ */
+export type RunScope = { jobId: string } | { excludeJobs: readonly string[] }
+export const ALL_JOBS: RunScope = { excludeJobs: [] }
+
+function inScope(scope: RunScope): SQL | undefined {
+  if ('jobId' in scope) return eq(executions.jobId, scope.jobId)
+  return scope.excludeJobs.length ? notInArray(executions.jobId, [...scope.excludeJobs]) : undefined
 }
 
 const finished = inArray(executions.status, [...TERMINAL_STATUSES])
@@ -67,11 +79,20 @@ export function expiredRuns(
   upTo: number,
   cutoff: string,
   limit: number,
+  scope: RunScope = ALL_JOBS,
 ): ExpiredRun[] {
   return db
     .select({ seq: executions.seq, id: executions.id })
     .from(executions)
-    .where(and(gt(executions.seq, after), lte(executions.seq, upTo), finished, sql`${endedAt} < ${cutoff}`))
+    .where(
+      and(
+        gt(executions.seq, after),
+        lte(executions.seq, upTo),
+        inScope(scope),
+        finished,
+        sql`${endedAt} < ${cutoff}`,
+      ),
+    )
     .orderBy(asc(executions.seq))
     .limit(limit)
     .all()
@@ -84,6 +105,7 @@ export function runsWithExpiredScreenshots(
   upTo: number,
   cutoff: string,
   limit: number,
+  scope: RunScope = ALL_JOBS,
 ): ExpiredRun[] {
   return db
     .select({ seq: executions.seq, id: executions.id })
@@ -92,6 +114,7 @@ export function runsWithExpiredScreenshots(
       and(
         gt(executions.seq, after),
         lte(executions.seq, upTo),
+        inScope(scope),
         finished,
         sql`${endedAt} < ${cutoff}`,
         sql`EXISTS (SELECT 1 FROM ${executionSteps} WHERE ${executionSteps.executionSeq} = ${executions.seq} AND ${executionSteps.screenshot} IS NOT NULL)`,

@@ -1,5 +1,6 @@
 import { type Static, t } from 'elysia'
 import { JOB_METHODS } from '../jobs/router.ts'
+import { SECRET_INPUT_PATH_PATTERN } from '../secrets/secret-inputs.ts'
 
 /** The body property that marks a teaching call (the seed's `svc`). */
 export const ENVELOPE_KEY = 'deskhook'
@@ -27,6 +28,13 @@ export const TeachEnvelope = t.Object(
      */
     keepHeaders: t.Optional(
       t.Array(t.String({ pattern: '^[A-Za-z][A-Za-z0-9-]{0,63}$' }), { maxItems: 10, uniqueItems: true }),
+    ),
+    /**
+     * Input members whose values are secret (`password`, `login.pin`): kept only in memory for a
+     * run, masked in every record, log, event, export and replay. Added to the job's list.
+     */
+    secrets: t.Optional(
+      t.Array(t.String({ pattern: SECRET_INPUT_PATH_PATTERN }), { maxItems: 50, uniqueItems: true }),
     ),
   },
   { additionalProperties: false },

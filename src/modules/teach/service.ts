@@ -9,6 +9,7 @@ import { isReservedPath, matchPattern, parsePattern } from '../jobs/path-pattern
 import { JOB_METHODS } from '../jobs/router.ts'
 import { routerFor, transactionWithRoutes } from '../jobs/routes-cache.ts'
 import { getJobByRoute, type Job } from '../jobs/service.ts'
+import { mergeSecretInputs } from '../secrets/secret-inputs.ts'
 import type { HttpInfo, JobInput } from '../triggers/job-input.ts'
 import { ENVELOPE_KEY, EXPECT_TYPES, TeachEnvelope, type TeachResponse } from './model.ts'
 
@@ -65,6 +66,7 @@ export function teach(ctx: AppContext, req: TeachRequest): TeachResult {
         timeoutMs: null,
         resettable: envelope.resettable ?? false,
         keptHeaders: (envelope.keepHeaders ?? []).map((h) => h.toLowerCase()),
+        secretInputs: envelope.secrets ?? [],
         createdAt: now,
         updatedAt: now,
       }
@@ -78,6 +80,11 @@ export function teach(ctx: AppContext, req: TeachRequest): TeachResult {
     if (!created && envelope.keepHeaders !== undefined) {
       job = { ...job, keptHeaders: envelope.keepHeaders.map((h) => h.toLowerCase()), updatedAt: now }
       tx.update(jobs).set({ keptHeaders: job.keptHeaders, updatedAt: now }).where(eq(jobs.id, job.id)).run()
+    }
+    if (!created && envelope.secrets?.some((p) => !job!.secretInputs.includes(p))) {
+      // Once secret, always secret: a later sample that leaves one out does not unmark it.
+      job = { ...job, secretInputs: mergeSecretInputs(job.secretInputs, envelope.secrets), updatedAt: now }
+      tx.update(jobs).set({ secretInputs: job.secretInputs, updatedAt: now }).where(eq(jobs.id, job.id)).run()
     }
     if (!created && envelope.resettable !== undefined && envelope.resettable !== job.resettable) {
       job = { ...job, resettable: envelope.resettable, updatedAt: now }

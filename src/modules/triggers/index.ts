@@ -1,11 +1,13 @@
 import { Elysia } from 'elysia'
-import type { Runtime } from '../../app.ts'
 import type { AppContext } from '../../context.ts'
 import { baseUrl } from '../../http/base-url.ts'
 import { requestState } from '../../http/request-state.ts'
 import { AppError } from '../../lib/errors.ts'
+import type { Runtime } from '../../runtime/index.ts'
 import { isReservedPath } from '../jobs/path-pattern.ts'
 import { jobNotFound, matchJob } from '../jobs/service.ts'
+import { requireScope } from '../keys/scopes.ts'
+import { noteJobCall } from '../metrics/job-calls.ts'
 import { keepHeaderSecrets } from '../secrets/kept-headers.ts'
 import { ENVELOPE_KEY } from '../teach/model.ts'
 import { teach } from '../teach/service.ts'
@@ -26,6 +28,8 @@ export const triggerRoutes = (ctx: AppContext, runtime: Runtime) =>
       const method = request.method.toUpperCase()
       const body = await readJsonObject(request, ctx.config.bodyLimit)
       const { input, envelope, teaching } = mergeInput(queryObject(url.searchParams), body)
+      // The gate let a key with `call` or `teach` through; now it is known which one this call needs.
+      requireScope(requestState(request).apiKey, teaching ? 'teach' : 'call', method, path)
 
       if (teaching) {
         const { response, job } = teach(ctx, {
@@ -36,6 +40,7 @@ export const triggerRoutes = (ctx: AppContext, runtime: Runtime) =>
           http: httpInfo(request, path, {}),
         })
         keepHeaderSecrets(ctx, job, request)
+        noteJobCall(request, job)
         set.status = 202
         set.headers.location = response.buildPath
         return response
@@ -43,6 +48,7 @@ export const triggerRoutes = (ctx: AppContext, runtime: Runtime) =>
       if (isReservedPath(path)) throw new AppError('NOT_FOUND', `No such endpoint: ${method} ${path}`)
       const match = matchJob(ctx, method, path)
       if (!match) throw jobNotFound(ctx, method, path)
+      noteJobCall(request, match.job)
       if (match.job.mode !== 'live')
         throw new AppError(
           'JOB_NOT_LIVE',

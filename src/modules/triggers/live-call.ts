@@ -1,6 +1,6 @@
 import type { Server } from 'bun'
-import type { Runtime } from '../../app.ts'
 import type { AppContext } from '../../context.ts'
+import type { Runtime } from '../../runtime/index.ts'
 import { acceptExecution, checkIdempotencyKey } from '../executions/accept.ts'
 import type { ExecutionRow } from '../executions/model.ts'
 import { getExecution, isTerminal } from '../executions/service.ts'

@@ -3,6 +3,8 @@ import type { AppContext } from '../../context.ts'
 import { sessions, type UserRole, users } from '../../db/schema/index.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
+import { type Actor, SYSTEM_ACTOR, userActor } from '../audit/actor.ts'
+import { recordAudit } from '../audit/record.ts'
 
 export type User = typeof users.$inferSelect
 export type UserView = Omit<User, 'passwordHash'>
@@ -66,6 +68,8 @@ export const hashPassword = (password: string) =>
 export async function createUser(
   ctx: AppContext,
   input: { email: string; password: string; role: string; name?: string },
+  /** `self`: first-run setup, where the new admin creates their own account. */
+  actor: Actor | 'self' = SYSTEM_ACTOR,
 ): Promise<UserView> {
   const email = normaliseEmail(input.email)
   checkPassword(input.password)
@@ -85,7 +89,19 @@ export async function createUser(
     updatedAt: now,
     lastSignInAt: null,
   }
-  ctx.db.insert(users).values(row).run()
+  ctx.db.transaction(
+    (tx) => {
+      tx.insert(users).values(row).run()
+      const details = { email, role }
+      const by = actor === 'self' ? userActor(row) : actor
+      recordAudit(
+        ctx,
+        { actor: by, action: 'user.created', target: { kind: 'user', id: row.id }, details },
+        tx,
+      )
+    },
+    { behavior: 'immediate' },
+  )
   return toUserView(row)
 }
 
@@ -116,7 +132,12 @@ const countAdmins = (ctx: AppContext) =>
   ctx.db.select({ n: count() }).from(users).where(eq(users.role, 'admin')).get()?.n ?? 0
 
 /** A new password ends every session of that person. */
-export async function resetPassword(ctx: AppContext, idOrEmail: string, password: string): Promise<UserView> {
+export async function resetPassword(
+  ctx: AppContext,
+  idOrEmail: string,
+  password: string,
+  actor = SYSTEM_ACTOR,
+): Promise<UserView> {
   const user = requireUser(ctx, idOrEmail)
   checkPassword(password)
   const passwordHash = await hashPassword(password)
@@ -124,11 +145,17 @@ export async function resetPassword(ctx: AppContext, idOrEmail: string, password
   ctx.db.transaction((tx) => {
     tx.update(users).set({ passwordHash, updatedAt }).where(eq(users.id, user.id)).run()
     tx.delete(sessions).where(eq(sessions.userId, user.id)).run()
+    const details = { email: user.email }
+    recordAudit(
+      ctx,
+      { actor, action: 'user.password_reset', target: { kind: 'user', id: user.id }, details },
+      tx,
+    )
   })
   return toUserView({ ...user, passwordHash, updatedAt })
 }
 
-export function setRole(ctx: AppContext, idOrEmail: string, role: string): UserView {
+export function setRole(ctx: AppContext, idOrEmail: string, role: string, actor = SYSTEM_ACTOR): UserView {
   const user = requireUser(ctx, idOrEmail)
   const next = checkRole(role)
   if (user.role === 'admin' && next !== 'admin' && countAdmins(ctx) <= 1)
@@ -137,17 +164,35 @@ export function setRole(ctx: AppContext, idOrEmail: string, role: string): UserV
       'The workspace needs at least one admin; make someone else admin first',
     )
   const updatedAt = ctx.clock.now().toISOString()
-  ctx.db.update(users).set({ role: next, updatedAt }).where(eq(users.id, user.id)).run()
+  ctx.db.transaction(
+    (tx) => {
+      tx.update(users).set({ role: next, updatedAt }).where(eq(users.id, user.id)).run()
+      const details = { email: user.email, from: user.role, to: next }
+      recordAudit(
+        ctx,
+        { actor, action: 'user.role_changed', target: { kind: 'user', id: user.id }, details },
+        tx,
+      )
+    },
+    { behavior: 'immediate' },
+  )
   return toUserView({ ...user, role: next, updatedAt })
 }
 
 /** Removes a person and their sessions; never the last admin. */
-export function removeUser(ctx: AppContext, idOrEmail: string): UserView {
+export function removeUser(ctx: AppContext, idOrEmail: string, actor = SYSTEM_ACTOR): UserView {
   const user = requireUser(ctx, idOrEmail)
   if (user.role === 'admin' && countAdmins(ctx) <= 1)
     throw new AppError('INVALID_REQUEST', 'The last admin cannot be removed; make someone else admin first')
   // Sessions go with the row (ON DELETE CASCADE).
-  ctx.db.delete(users).where(eq(users.id, user.id)).run()
+  ctx.db.transaction(
+    (tx) => {
+      tx.delete(users).where(eq(users.id, user.id)).run()
+      const details = { email: user.email, role: user.role }
+      recordAudit(ctx, { actor, action: 'user.removed', target: { kind: 'user', id: user.id }, details }, tx)
+    },
+    { behavior: 'immediate' },
+  )
   return toUserView(user)
 }
 

@@ -24,6 +24,7 @@ import {
 } from '../../protocol/messages.ts'
 import { decodePreviewFrame } from '../../protocol/preview-frame.ts'
 import { VERSION } from '../../version.ts'
+import type { Service } from '../service.ts'
 import { AgentLostError, PendingRuns } from './pending-runs.ts'
 import { AgentSession, type AgentSocket } from './session.ts'
 
@@ -52,18 +53,29 @@ export interface RunDispatch {
  * The live connections to agents: authenticates them, tracks online/busy/offline, carries the
  * builder's remote calls and the runner's runs, and drops agents that go quiet or are revoked.
  */
-export class AgentHub {
+export class AgentHub implements Service {
+  readonly name = 'agent hub'
   #sessions = new Map<string, AgentSession>()
   #pending = new Set<AgentSession>()
   #orphanHandler?: (desktopId: string, runId: string, lease: string, outcome: RunOutcome) => boolean
   #runs = new PendingRuns()
-  #monitor: ReturnType<typeof setInterval>
-  #unsubscribe: () => void
+  #monitor: ReturnType<typeof setInterval> | undefined
+  #unsubscribe: () => void = () => {}
+  #stopped = false
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: AppContext) {}
+
+  /** Marks every desktop offline (none is connected to a process that just started) and watches. */
+  start(): void {
+    const { ctx } = this
     markAllOffline(ctx)
-    const interval = ctx.config.heartbeatIntervalMs
-    this.#monitor = setInterval(() => this.#dropSilent(), interval)
+    this.#monitor = setInterval(() => {
+      try {
+        this.#dropSilent()
+      } catch (err) {
+        ctx.log.error({ err }, 'agent heartbeat check failed; the loop goes on')
+      }
+    }, ctx.config.heartbeatIntervalMs)
     this.#monitor.unref()
     const recheck = () => this.#dropRevoked()
     ctx.events.on('desktop.revoked', recheck)
@@ -77,6 +89,10 @@ export class AgentHub {
   // ── socket lifecycle (called by the WebSocket route) ─────────────────────────
   open(socket: AgentSocket): AgentSession {
     const session = new AgentSession(socket)
+    if (this.#stopped) {
+      session.close(CLOSE.SHUTTING_DOWN, 'server shutting down')
+      return session
+    }
     if (this.#pending.size >= MAX_PENDING_HELLOS) {
       this.ctx.log.warn({ pending: this.#pending.size }, 'too many agent sockets without hello; refusing one')
       session.close(1013, 'too many connections waiting to authenticate; try again later')
@@ -278,6 +294,8 @@ export class AgentHub {
   }
 
   async stop(): Promise<void> {
+    if (this.#stopped) return
+    this.#stopped = true
     clearInterval(this.#monitor)
     this.#unsubscribe()
     for (const s of this.#sessions.values()) s.close(CLOSE.SHUTTING_DOWN, 'server shutting down')

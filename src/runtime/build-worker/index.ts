@@ -17,11 +17,14 @@ import { askQuestion, type Build, getBuild, recordProgress } from '../../modules
 import { submittedBefore } from '../../modules/builds/submitted.ts'
 import { getJob } from '../../modules/jobs/service.ts'
 import { templateSecrets } from '../../modules/secrets/scrub.ts'
+import { markSecretInputs, secretInputTexts, splitSecretInputs } from '../../modules/secrets/secret-inputs.ts'
 import { jobSecretValues, scrubJobSecrets } from '../../modules/secrets/service.ts'
 import type { Automation } from '../../protocol/automation.ts'
 import type { AgentHub } from '../agent-hub/index.ts'
+import type { Service } from '../service.ts'
 import { BuildCancelled, buildIO, withJobSecrets } from './build-io.ts'
 import { hubDesktop } from './hub-desktop.ts'
+import { watchSecretFills } from './secret-fills.ts'
 
 export { submittedBefore }
 
@@ -32,7 +35,8 @@ export type BuildFn = (port: DesktopPort, io: BuildIO, req: BuildRequest) => Pro
  * named, the job's own desktop, the only one online, or the one the person picks. A build holds
  * its desktop (no live runs meanwhile) and releases it when done.
  */
-export class BuildWorker {
+export class BuildWorker implements Service {
+  readonly name = 'build worker'
   #running = new Map<string, AbortController>()
   #busyJobs = new Set<string>()
   #noted = new Map<string, string>()
@@ -42,6 +46,8 @@ export class BuildWorker {
     (err) => this.ctx.log.error({ err }, 'build worker pump failed'),
   )
   #listeners: [string, (...a: never[]) => void][] = []
+  /** Builds under way: stop() waits for them to wind down after aborting them. */
+  #inFlight = new Set<Promise<void>>()
 
   constructor(
     private readonly ctx: AppContext,
@@ -66,6 +72,15 @@ export class BuildWorker {
     this.#pass.stop()
     for (const [event, fn] of this.#listeners) this.ctx.events.off(event as 'build.queued', fn as () => void)
     for (const abort of this.#running.values()) abort.abort()
+    // An aborted build returns at its next step and releases its desktop. One stuck in an agent
+    // call (the hub stops after this) is not waited for past the shutdown timeout: an interrupted
+    // build is queued again at the next start.
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.ctx.config.shutdownTimeoutMs)
+    })
+    await Promise.race([Promise.allSettled([...this.#inFlight]), grace])
+    clearTimeout(timer)
   }
 
   /** Asks for a pass over the queued builds (at most one per event-loop turn). */
@@ -110,7 +125,9 @@ export class BuildWorker {
         this.#note(build, `Waiting for desktop ${desktop.name}: it is busy`)
         continue
       }
-      void this.#run(build, desktop)
+      const run = this.#run(build, desktop)
+      this.#inFlight.add(run)
+      void run.finally(() => this.#inFlight.delete(run))
     }
   }
 
@@ -200,20 +217,36 @@ export class BuildWorker {
         route: { method: job.method, path: job.path },
         ...(build.demonstrate ? { demonstrate: true } : {}),
       }
-      const port = withJobSecrets(hubDesktop(this.hub, desktop.id, desktop.name), secrets)
+      // What the build writes masks the job's secrets, the sample's secret inputs, and any value it
+      // types into a password field from the moment it does (that member becomes a secret input).
+      const masking: Record<string, string> = {
+        ...secrets,
+        ...secretInputTexts(splitSecretInputs(sample.input, job.secretInputs).values),
+      }
+      const fills = watchSecretFills(
+        withJobSecrets(hubDesktop(this.hub, desktop.id, desktop.name), secrets),
+        sample.input,
+        masking,
+      )
+      const port = fills.port
       let result: BuildResult
       try {
-        result = await this.build(port, buildIO(this.ctx, build.id, abort.signal, secrets), req)
+        result = await this.build(port, buildIO(this.ctx, build.id, abort.signal, masking), req)
       } catch (err) {
         if (err instanceof BuildCancelled || abort.signal.aborted) return
         result = { ok: false, code: 'DESKTOP_ERROR', message: (err as Error).message }
       }
       if (abort.signal.aborted) return
       result = result.ok
-        ? { ...scrubJobSecrets(secrets, result), automation: templateSecrets(result.automation, secrets) }
-        : scrubJobSecrets(secrets, result)
-      if (result.ok) completeBuild(this.ctx, build.id, desktop.id, result)
-      else failBuild(this.ctx, build.id, { code: result.code, message: result.message })
+        ? {
+            ...scrubJobSecrets(masking, result),
+            automation: scrubJobSecrets(masking, templateSecrets(result.automation, secrets)),
+          }
+        : scrubJobSecrets(masking, result)
+      if (result.ok) {
+        markSecretInputs(this.ctx, job.id, fills.found())
+        completeBuild(this.ctx, build.id, desktop.id, result)
+      } else failBuild(this.ctx, build.id, { code: result.code, message: result.message })
     } catch (err) {
       if (abort.signal.aborted || isGone(err)) return
       this.ctx.log.error({ err, buildId: build.id }, 'build crashed')

@@ -15,11 +15,20 @@ import {
 } from '../../modules/executions/service.ts'
 import { getJobCached as getJob, getJob as getJobFresh, type Job } from '../../modules/jobs/service.ts'
 import { recomputeStability } from '../../modules/jobs/stability.ts'
+import { observeDispatch, observeRunEnd } from '../../modules/metrics/service.ts'
+import {
+  forgetSecretInputs,
+  hasMaskedSecretInput,
+  heldSecretInputs,
+  restoreSecretInputs,
+  secretInputTexts,
+} from '../../modules/secrets/secret-inputs.ts'
 import { jobSecretValues, scrubJobSecrets } from '../../modules/secrets/service.ts'
 import type { Automation } from '../../protocol/automation.ts'
 import type { RunOutcome } from '../../protocol/messages.ts'
 import { type AgentHub, AgentLostError } from '../agent-hub/index.ts'
 import type { ExecutionWaiters } from '../execution-waiters.ts'
+import type { Service } from '../service.ts'
 import type { WebhookDeliverer } from '../webhook-deliverer.ts'
 import { describePool, mayRun } from './eligibility.ts'
 import { JobQueues } from './job-queues.ts'
@@ -33,7 +42,8 @@ const TIMEOUT_MARGIN_MS = 5_000
  * A run that reached an agent is never dispatched again: it ends with the agent's report, or as
  * timed_out, AGENT_LOST (agent gone past the grace period) or INTERRUPTED (server restarted).
  */
-export class Scheduler {
+export class Scheduler implements Service {
+  readonly name = 'scheduler'
   #queues = new JobQueues()
   #automations = new Map<string, Automation>()
   #timers = new Map<string, ReturnType<typeof setTimeout>>()
@@ -43,6 +53,8 @@ export class Scheduler {
     (err) => this.ctx.log.error({ err }, 'scheduler pump failed'),
   )
   #stopped = false
+  /** Run ends being written: stop() waits for them, so a reported result is never dropped. */
+  #recording = new Set<Promise<unknown>>()
   #rescoring = new Set<string>()
   /** Desktops promised to calls being accepted right now (see claimForCall). */
   #setAside = new Set<string>()
@@ -56,9 +68,7 @@ export class Scheduler {
   ) {
     this.#recovery = new RunRecovery(ctx, hub, (row, outcome, fallback) =>
       this.#finish(row, () =>
-        outcome
-          ? completionFromOutcome(row, this.#scrub(row.jobId, outcome), listSteps(ctx, row.seq))
-          : fallback!,
+        outcome ? completionFromOutcome(row, this.#scrub(row, outcome), listSteps(ctx, row.seq)) : fallback!,
       ),
     )
     const pump = () => this.notify()
@@ -91,6 +101,7 @@ export class Scheduler {
     this.#recovery.stop()
     for (const t of this.#timers.values()) clearTimeout(t)
     this.#timers.clear()
+    await Promise.allSettled([...this.#recording])
   }
 
   /**
@@ -175,6 +186,7 @@ export class Scheduler {
     const desktopId = row.desktopId!
     const lease = row.lease!
     this.webhooks.notify()
+    observeDispatch(this.ctx, row)
     const automation = this.#automation(row.jobId, row.jobVersion)
     if (!automation)
       return this.#finish(row, () =>
@@ -197,14 +209,30 @@ export class Scheduler {
         }),
       )
     }
+    // The call's secret inputs were held in memory when it was accepted: after a restart they are
+    // gone, and the run cannot be made without them.
+    const held = heldSecretInputs(this.ctx, row.id)
+    if (!held && hasMaskedSecretInput(row.input, getJob(this.ctx, row.jobId)?.secretInputs ?? []))
+      return this.#finish(row, () =>
+        completionFromFailure(row, 'failed', {
+          code: 'SECRET_INPUT_LOST',
+          message:
+            "The call's secret inputs were kept only in the server's memory, and the server restarted before the run started; call the job again",
+        }),
+      )
+    const masked = held ? { ...secrets, ...secretInputTexts(held) } : secrets
     let outcome: Promise<RunOutcome>
     try {
-      const input = runInput(row.input, secrets)
+      // `$secretInputs` names them for the agent, which masks them in what it keeps and sends.
+      const input = runInput(
+        held ? { ...restoreSecretInputs(row.input, held), $secretInputs: Object.keys(held) } : row.input,
+        secrets,
+      )
       outcome = this.hub.run(
         desktopId,
         { runId: row.id, lease, automation, input, timeoutMs: row.timeoutMs },
         (event, step) => {
-          recordStep(this.ctx, row, event, scrubJobSecrets(secrets, step))
+          recordStep(this.ctx, row, event, scrubJobSecrets(masked, step))
         },
       )
     } catch (err) {
@@ -236,13 +264,13 @@ export class Scheduler {
     outcome.then(
       (o) =>
         this.#finish(row, () =>
-          completionFromOutcome(row, this.#scrub(row.jobId, o), listSteps(this.ctx, row.seq)),
+          completionFromOutcome(row, this.#scrub(row, o), listSteps(this.ctx, row.seq)),
         ),
       (err: Error) =>
         this.#finish(row, () =>
           completionFromFailure(row, 'failed', {
             code: err instanceof AgentLostError ? 'AGENT_LOST' : 'DISPATCH_FAILED',
-            message: this.#scrub(row.jobId, err.message),
+            message: this.#scrub(row, err.message),
           }),
         ),
     )
@@ -254,11 +282,14 @@ export class Scheduler {
     if (this.#stopped) return
     clearTimeout(this.#timers.get(row.id))
     this.#timers.delete(row.id)
-    completeExecution(this.ctx, row.id, completion).then(
+    const recording = completeExecution(this.ctx, row.id, completion).then(
       (done) => {
+        // The completion (masked with them) is written: the secret inputs are no longer needed.
+        forgetSecretInputs(this.ctx, row.id)
         // Durable now: the agent may forget the result.
         if (row.desktopId) this.hub.acknowledge(row.desktopId, row.id)
         if (done) {
+          observeRunEnd(this.ctx, done)
           this.ctx.log.info(
             { jobExecutionId: row.id, executionId: row.seq, status: done.status, desktopId: row.desktopId },
             'execution finished',
@@ -268,9 +299,13 @@ export class Scheduler {
         }
         this.notify()
       },
-      (err) =>
-        this.ctx.log.error({ err, jobExecutionId: row.id }, 'could not record the end of an execution'),
+      (err) => {
+        forgetSecretInputs(this.ctx, row.id)
+        this.ctx.log.error({ err, jobExecutionId: row.id }, 'could not record the end of an execution')
+      },
     )
+    this.#recording.add(recording)
+    void recording.finally(() => this.#recording.delete(recording))
   }
 
   /** Live results move the stability score; recomputed once per job per moment, not per run. */
@@ -287,7 +322,10 @@ export class Scheduler {
   }
 
   /** What the agent reports, with the job's secret values masked before anything stores or logs it. */
-  #scrub<T>(jobId: string, value: T): T {
+  #scrub<T>(row: ExecutionRow, value: T): T {
+    const jobId = row.jobId
+    const held = heldSecretInputs(this.ctx, row.id)
+    if (held) value = scrubJobSecrets(secretInputTexts(held), value)
     try {
       return scrubJobSecrets(jobSecretValues(this.ctx, jobId), value)
     } catch (err) {

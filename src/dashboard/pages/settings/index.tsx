@@ -8,6 +8,7 @@ import { listUsers } from '../../../modules/users/service.ts'
 import { getWebhookSecret } from '../../../modules/webhooks/signing.ts'
 import { htmlResponse } from '../../http.ts'
 import { Time } from '../../ui/parts.tsx'
+import { settingsAuditPages } from './audit.tsx'
 import { settingsDeliveriesPages } from './deliveries.tsx'
 import { settingsKeysPages } from './keys.tsx'
 import { settingsPeoplePages } from './people.tsx'
@@ -104,3 +105,4 @@ export const settingsPages = (ctx: AppContext) =>
     .use(settingsWebhookSecretPages(ctx))
     .use(settingsDeliveriesPages(ctx))
     .use(settingsRetentionPages(ctx))
+    .use(settingsAuditPages(ctx))

@@ -1,18 +1,20 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../../context.ts'
 import { AppError } from '../../../lib/errors.ts'
+import { describeLimits, SCOPES } from '../../../modules/keys/model.ts'
 import {
   type CreatedKey,
   createKey,
   type KeyInfo,
   listKeys,
+  type NewKeyInput,
   revokeKey,
 } from '../../../modules/keys/service.ts'
 import type { SignedIn } from '../../../modules/users/sessions.ts'
 import { htmlResponse, redirect } from '../../http.ts'
 import { Csrf } from '../../ui/layout.tsx'
 import { Badge, Copyable, Empty, Notice, Time } from '../../ui/parts.tsx'
-import { adminOf, formOf, SettingsPage } from './shell.tsx'
+import { adminOf, type Form, formOf, SettingsPage } from './shell.tsx'
 
 function KeysTable({ keys, signedIn }: { keys: KeyInfo[]; signedIn: SignedIn }) {
   if (keys.length === 0) return <Empty>No API keys yet. Create one below.</Empty>
@@ -23,7 +25,9 @@ function KeysTable({ keys, signedIn }: { keys: KeyInfo[]; signedIn: SignedIn }) 
           <tr>
             <th scope="col">Name</th>
             <th scope="col">Key</th>
+            <th scope="col">May</th>
             <th scope="col">Created</th>
+            <th scope="col">Expires</th>
             <th scope="col">Last used</th>
             <th scope="col">Status</th>
             <th scope="col">Action</th>
@@ -36,9 +40,11 @@ function KeysTable({ keys, signedIn }: { keys: KeyInfo[]; signedIn: SignedIn }) 
               <td>
                 <code>{k.prefix}…</code>
               </td>
+              <td class="wrap">{describeLimits(k)}</td>
               <td>
                 <Time at={k.createdAt} />
               </td>
+              <td>{k.expiresAt ? <Time at={k.expiresAt} /> : <span class="muted">never</span>}</td>
               <td>{k.lastUsedAt ? <Time at={k.lastUsedAt} /> : <span class="muted">never</span>}</td>
               <td>
                 {k.revokedAt ? (
@@ -46,7 +52,10 @@ function KeysTable({ keys, signedIn }: { keys: KeyInfo[]; signedIn: SignedIn }) 
                     <Badge value="revoked" /> <Time at={k.revokedAt} />
                   </>
                 ) : (
-                  <Badge value="active" />
+                  <Badge
+                    value={k.status}
+                    label={k.replacedBy && k.status === 'active' ? 'rotated' : undefined}
+                  />
                 )}
               </td>
               <td>
@@ -75,10 +84,12 @@ function KeysPage(props: {
   ctx: AppContext
   signedIn: SignedIn
   keys: KeyInfo[]
-  name?: string
+  form?: Form
   error?: string
   done?: string
 }) {
+  const form = props.form ?? {}
+  const scopeChecked = (s: string) => form.scopes_shown !== '1' || form[`scope_${s}`] === '1'
   return (
     <SettingsPage
       ctx={props.ctx}
@@ -100,7 +111,41 @@ function KeysPage(props: {
           )}
           <label>
             Name <span class="muted small">(who or what uses it, e.g. “ERP integration”)</span>
-            <input name="name" required maxLength={100} autocomplete="off" value={props.name ?? ''} />
+            <input name="name" required maxLength={100} autocomplete="off" value={form.name ?? ''} />
+          </label>
+          <fieldset>
+            <legend>
+              May{' '}
+              <span class="muted small">
+                (call: run live jobs · teach: teach and answer · read: executions and builds)
+              </span>
+            </legend>
+            <input type="hidden" name="scopes_shown" value="1" />
+            {SCOPES.map((s) => (
+              <label key={s}>
+                <input type="checkbox" name={`scope_${s}`} value="1" checked={scopeChecked(s)} /> {s}
+              </label>
+            ))}
+          </fieldset>
+          <label>
+            Jobs{' '}
+            <span class="muted small">
+              (comma-separated patterns, e.g. “/customers/*, POST /orders/:id”; empty: every job)
+            </span>
+            <input name="jobs" autocomplete="off" value={form.jobs ?? ''} />
+          </label>
+          <label>
+            Rate <span class="muted small">(requests per second; empty: unlimited)</span>
+            <input name="rate" inputMode="decimal" autocomplete="off" value={form.rate ?? ''} />
+          </label>
+          <label>
+            Burst{' '}
+            <span class="muted small">(requests at once above the rate; empty: one second’s worth)</span>
+            <input name="burst" inputMode="numeric" autocomplete="off" value={form.burst ?? ''} />
+          </label>
+          <label>
+            Expires after <span class="muted small">(e.g. 90d, 24h; empty: never)</span>
+            <input name="expires" autocomplete="off" value={form.expires ?? ''} />
           </label>
           <div>
             <button type="submit">Create the key</button>
@@ -145,6 +190,22 @@ function KeyCreatedPage({
   )
 }
 
+/**
+ * All three scopes ticked means "all" (null), so such a key also gets scopes added later. A form
+ * without the scope boxes (a script posting only a name) makes an unlimited key, as before.
+ */
+function keyInputOf(form: Form): NewKeyInput {
+  const scopes = SCOPES.filter((s) => form[`scope_${s}`] === '1')
+  return {
+    name: form.name ?? '',
+    scopes: form.scopes_shown !== '1' || scopes.length === SCOPES.length ? null : scopes,
+    jobs: form.jobs?.trim() || null,
+    rate: form.rate?.trim() || null,
+    burst: form.burst?.trim() || null,
+    expires: form.expires?.trim() || null,
+  }
+}
+
 export const settingsKeysPages = (ctx: AppContext) =>
   new Elysia({ name: 'dashboard.settings.keys' })
     .get('/_/settings/keys', ({ request, query }) => {
@@ -156,14 +217,14 @@ export const settingsKeysPages = (ctx: AppContext) =>
     })
     .post('/_/settings/keys', ({ request, body }) => {
       const signedIn = adminOf(request)
-      const name = formOf(body).name ?? ''
+      const form = formOf(body)
       let created: CreatedKey
       try {
-        created = createKey(ctx, name)
+        created = createKey(ctx, keyInputOf(form), `user:${signedIn.user.id}`)
       } catch (error) {
         if (!(error instanceof AppError) || error.status !== 400) throw error
         return htmlResponse(
-          <KeysPage ctx={ctx} signedIn={signedIn} keys={listKeys(ctx)} name={name} error={error.message} />,
+          <KeysPage ctx={ctx} signedIn={signedIn} keys={listKeys(ctx)} form={form} error={error.message} />,
           { status: 400 },
         )
       }
@@ -174,7 +235,7 @@ export const settingsKeysPages = (ctx: AppContext) =>
     .post('/_/settings/keys/:id/revoke', ({ request, params }) => {
       const signedIn = adminOf(request)
       if (!listKeys(ctx).some((k) => k.id === params.id)) throw new AppError('NOT_FOUND', 'No such API key')
-      const key = revokeKey(ctx, params.id)
+      const key = revokeKey(ctx, params.id, `user:${signedIn.user.id}`)
       ctx.log.info({ keyId: key.id, prefix: key.prefix, userId: signedIn.user.id }, 'API key revoked')
       return redirect(`/_/settings/keys?revoked=${encodeURIComponent(key.id)}`)
     })

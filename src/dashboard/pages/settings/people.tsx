@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../../context.ts'
 import { AppError } from '../../../lib/errors.ts'
+import { userActor } from '../../../modules/audit/actor.ts'
 import {
   createUser,
   getUser,
@@ -121,11 +122,15 @@ export const settingsPeoplePages = (ctx: AppContext) =>
       const signedIn = adminOf(request)
       const form = formOf(body)
       try {
-        const user = await createUser(ctx, {
-          email: form.email ?? '',
-          password: form.password ?? '',
-          role: form.role ?? '',
-        })
+        const user = await createUser(
+          ctx,
+          {
+            email: form.email ?? '',
+            password: form.password ?? '',
+            role: form.role ?? '',
+          },
+          userActor(signedIn.user),
+        )
         ctx.log.info({ userId: user.id, role: user.role, by: signedIn.user.id }, 'person added')
         return redirect(`/_/settings/people?added=${encodeURIComponent(user.id)}`)
       } catch (error) {

@@ -3,6 +3,7 @@ import { Elysia } from 'elysia'
 import type { AppContext } from '../../../context.ts'
 import { sessions } from '../../../db/schema/index.ts'
 import { AppError } from '../../../lib/errors.ts'
+import { userActor } from '../../../modules/audit/actor.ts'
 import {
   getUser,
   MIN_PASSWORD_LENGTH,
@@ -203,7 +204,7 @@ export const personPage = (ctx: AppContext) => {
     })
     .post('/_/settings/people/:id/role', ({ request, params, body }) =>
       change(request, params.id, (signedIn, person) => {
-        const updated = setRole(ctx, person.id, formOf(body).role ?? '')
+        const updated = setRole(ctx, person.id, formOf(body).role ?? '', userActor(signedIn.user))
         ctx.log.info({ userId: updated.id, role: updated.role, by: signedIn.user.id }, 'role changed')
         // An admin who made themselves a member can no longer see this page.
         if (updated.id === signedIn.user.id && updated.role !== 'admin') return redirect('/_/')
@@ -212,7 +213,7 @@ export const personPage = (ctx: AppContext) => {
     )
     .post('/_/settings/people/:id/password', ({ request, params, body }) =>
       change(request, params.id, async (signedIn, person) => {
-        await resetPassword(ctx, person.id, formOf(body).password ?? '')
+        await resetPassword(ctx, person.id, formOf(body).password ?? '', userActor(signedIn.user))
         ctx.log.info({ userId: person.id, by: signedIn.user.id }, 'password reset; sessions ended')
         if (person.id === signedIn.user.id) return redirect('/_/sign-in')
         return redirect(`${personHref(person.id)}?done=password`)
@@ -220,7 +221,7 @@ export const personPage = (ctx: AppContext) => {
     )
     .post('/_/settings/people/:id/remove', ({ request, params }) =>
       change(request, params.id, (signedIn, person) => {
-        removeUser(ctx, person.id)
+        removeUser(ctx, person.id, userActor(signedIn.user))
         ctx.log.info({ userId: person.id, by: signedIn.user.id }, 'person removed')
         if (person.id === signedIn.user.id) return redirect('/_/sign-in')
         return redirect(`/_/settings/people?removed=${encodeURIComponent(person.email)}`)

@@ -1,6 +1,8 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../../context.ts'
 import { AppError } from '../../../lib/errors.ts'
+import { userActor } from '../../../modules/audit/actor.ts'
+import { recordAudit } from '../../../modules/audit/record.ts'
 import {
   getRetention,
   lastRetentionRun,
@@ -171,6 +173,12 @@ export const settingsRetentionPages = (ctx: AppContext) => {
       try {
         const policy = setRetention(ctx, { screenshotDays: form.screenshotDays, runDays: form.runDays })
         ctx.log.info({ ...policy, by: signedIn.user.id }, 'retention changed')
+        recordAudit(ctx, {
+          actor: userActor(signedIn.user),
+          action: 'settings.changed',
+          target: { kind: 'setting', id: 'retention' },
+          details: { ...policy },
+        })
       } catch (error) {
         if (!(error instanceof AppError) || error.status !== 400) throw error
         const values = { screenshotDays: form.screenshotDays, runDays: form.runDays }

@@ -7,7 +7,7 @@ import { requireAdmin } from '../../gate.ts'
 import { Layout } from '../../ui/layout.tsx'
 import { Notice, PageHead } from '../../ui/parts.tsx'
 
-export type SettingsTab = 'overview' | 'keys' | 'people' | 'webhooks' | 'deliveries' | 'retention'
+export type SettingsTab = 'overview' | 'keys' | 'people' | 'webhooks' | 'deliveries' | 'retention' | 'audit'
 
 const TABS: { tab: SettingsTab; href: string; label: string }[] = [
   { tab: 'overview', href: '/_/settings', label: 'Overview' },
@@ -16,6 +16,7 @@ const TABS: { tab: SettingsTab; href: string; label: string }[] = [
   { tab: 'webhooks', href: '/_/settings/webhooks', label: 'Webhook secret' },
   { tab: 'deliveries', href: '/_/settings/deliveries', label: 'Webhook deliveries' },
   { tab: 'retention', href: '/_/settings/retention', label: 'Retention' },
+  { tab: 'audit', href: '/_/settings/audit', label: 'Audit log' },
 ]
 
 /**

@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm'
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../../context.ts'
 import { settings } from '../../../db/schema/index.ts'
+import { userActor } from '../../../modules/audit/actor.ts'
+import { recordAudit } from '../../../modules/audit/record.ts'
 import type { SignedIn } from '../../../modules/users/sessions.ts'
 import {
   getWebhookSecret,
@@ -133,6 +135,12 @@ export const settingsWebhookSecretPages = (ctx: AppContext) =>
     .post('/_/settings/webhooks/rotate', ({ request }) => {
       const signedIn = adminOf(request)
       const rotated = rotateWebhookSecret(ctx)
+      recordAudit(ctx, {
+        actor: userActor(signedIn.user),
+        action: 'settings.changed',
+        target: { kind: 'setting', id: 'webhook_secret' },
+        details: { rotated: true, previousValidUntil: rotated.previousValidUntil },
+      })
       ctx.log.info(
         { by: signedIn.user.id, previousValidUntil: rotated.previousValidUntil },
         'webhook signing secret rotated',

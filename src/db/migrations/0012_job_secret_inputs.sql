@@ -1,0 +1,1 @@
+ALTER TABLE `jobs` ADD `secret_inputs` text DEFAULT '[]' NOT NULL;

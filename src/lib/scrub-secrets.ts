@@ -1,0 +1,90 @@
+/** What a secret's value becomes wherever it would otherwise be stored, logged or shown. */
+export const MASK = '•••'
+
+/**
+ * Replaces every occurrence of the values in every string of `value` (object keys too), deeply.
+ * Returns the same object when nothing matched, so the common case allocates nothing.
+ */
+export function scrubSecrets<T>(value: T, secrets: readonly string[]): T {
+  return replaceSecrets(
+    value,
+    secrets.map((s) => [s, MASK]),
+  )
+}
+
+/**
+ * For automations: a value the builder copied from the screen (a "Signed in as ada" it waits
+ * for) becomes `{{$secrets.NAME}}`, which renders back to the value at run time, so the stored
+ * automation holds no value and still works.
+ */
+export function templateSecrets<T>(value: T, secrets: Readonly<Record<string, string>>): T {
+  return replaceSecrets(
+    value,
+    Object.entries(secrets).map(([name, v]) => [v, `{{$secrets.${name}}}`]),
+  )
+}
+
+type Needle = readonly [find: string, replaceWith: string]
+
+function replaceSecrets<T>(value: T, pairs: Needle[]): T {
+  // Longest first, so a value that contains another is replaced whole.
+  const needles = pairs.filter(([find]) => find.length > 0).sort((a, b) => b[0].length - a[0].length)
+  if (needles.length === 0) return value
+  return scrub(value, needles) as T
+}
+
+function scrubText(text: string, needles: Needle[]): string {
+  let out = text
+  for (const [find, replaceWith] of needles) if (out.includes(find)) out = out.split(find).join(replaceWith)
+  return out
+}
+
+function scrub(value: unknown, needles: Needle[]): unknown {
+  if (typeof value === 'string') return scrubText(value, needles)
+  if (Array.isArray(value)) {
+    let changed = false
+    const out = value.map((v) => {
+      const s = scrub(v, needles)
+      if (s !== v) changed = true
+      return s
+    })
+    return changed ? out : value
+  }
+  if (value !== null && typeof value === 'object') {
+    let changed = false
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(value)) {
+      const key = scrubText(k, needles)
+      const s = scrub(v, needles)
+      if (s !== v || key !== k) changed = true
+      out[key] = s
+    }
+    return changed ? out : value
+  }
+  return value
+}
+
+/**
+ * The secret texts inside a run's input as the agent receives it: the job's secrets (`$secrets`)
+ * and the caller's secret inputs (`$secretInputs` lists their paths). Texts of one or two
+ * characters would mangle every word they occur in and are left out.
+ */
+export function runInputSecretTexts(input: Record<string, unknown>): string[] {
+  const out: string[] = []
+  const add = (v: unknown) => {
+    if (typeof v === 'string' || typeof v === 'number') {
+      if (String(v).length >= 3) out.push(String(v))
+    } else if (Array.isArray(v)) v.forEach(add)
+    else if (v && typeof v === 'object') Object.values(v).forEach(add)
+  }
+  add(input.$secrets)
+  const paths = Array.isArray(input.$secretInputs) ? input.$secretInputs : []
+  for (const path of paths) {
+    if (typeof path !== 'string') continue
+    let at: unknown = input
+    for (const k of path.split('.'))
+      at = at && typeof at === 'object' ? (at as Record<string, unknown>)[k] : undefined
+    add(at)
+  }
+  return out
+}

@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto'
+import { desc, sql } from 'drizzle-orm'
+import stableStringify from 'safe-stable-stringify'
+import type { AppContext } from '../../context.ts'
+import type { Db } from '../../db/client.ts'
+import { auditLog } from '../../db/schema/index.ts'
+import type { Actor } from './actor.ts'
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+export type AuditAction =
+  | 'job.promoted'
+  | 'job.demoted'
+  | 'job.rolled_back'
+  | 'job.imported'
+  | 'job.removed'
+  | 'desktop.enrolled'
+  | 'desktop.revoked'
+  | 'key.created'
+  | 'key.rotated'
+  | 'key.revoked'
+  | 'user.created'
+  | 'user.removed'
+  | 'user.password_reset'
+  | 'user.role_changed'
+  | 'settings.changed'
+  | 'recording.started'
+
+export interface AuditEntry {
+  actor: Actor
+  action: AuditAction
+  target: { kind: string; id: string }
+  /** What changed, for people: never a secret, a key or a password (such fields are dropped). */
+  details?: Record<string, unknown>
+}
+
+/** The first row links to this, so an edit of row 1 breaks the chain like any other. */
+export const GENESIS_HASH = '0'.repeat(64)
+
+export interface StoredAuditRow {
+  id: number
+  at: string
+  actorKind: string
+  actorId: string
+  actorLabel: string
+  action: string
+  targetKind: string
+  targetId: string
+  details: string
+  hash: string
+}
+
+/** SHA-256 over the previous hash and this row's fields, in a fixed order and encoding. */
+export function auditHash(prevHash: string, row: Omit<StoredAuditRow, 'hash'>): string {
+  const canonical = JSON.stringify([
+    prevHash,
+    row.id,
+    row.at,
+    row.actorKind,
+    row.actorId,
+    row.actorLabel,
+    row.action,
+    row.targetKind,
+    row.targetId,
+    row.details,
+  ])
+  return createHash('sha256').update(canonical).digest('hex')
+}
+
+const SECRET_FIELD = /pass|secret|token|hash|^key$|credential/i
+const SECRET_VALUE = /\b(dh[a-z]?_|whsec_)[A-Za-z0-9+/=_-]{20,}/
+
+/** A safety net under the callers' care: what looks like a secret never reaches the log. */
+function scrub(details: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(details)) {
+    if (v === undefined || SECRET_FIELD.test(k)) continue
+    if (typeof v === 'string' && SECRET_VALUE.test(v)) continue
+    out[k] = v && typeof v === 'object' && !Array.isArray(v) ? scrub(v as Record<string, unknown>) : v
+  }
+  return out
+}
+
+function append(ctx: AppContext, db: Db | Tx, entry: AuditEntry): void {
+  const last = db
+    .select({ id: auditLog.id, hash: auditLog.hash })
+    .from(auditLog)
+    .orderBy(desc(auditLog.id))
+    .limit(1)
+    .get()
+  // AUTOINCREMENT's sequence never goes back, so a removed tail row leaves a gap the verifier sees.
+  const seq = db.values<[number]>(sql`SELECT seq FROM sqlite_sequence WHERE name = '_audit_log'`)[0]?.[0]
+  const row = {
+    id: Math.max(last?.id ?? 0, seq ?? 0) + 1,
+    at: ctx.clock.now().toISOString(),
+    actorKind: entry.actor.kind,
+    actorId: entry.actor.id,
+    actorLabel: entry.actor.label,
+    action: entry.action,
+    targetKind: entry.target.kind,
+    targetId: entry.target.id,
+    details: stableStringify(scrub(entry.details ?? {})) ?? '{}',
+  }
+  db.insert(auditLog)
+    .values({ ...row, hash: auditHash(last?.hash ?? GENESIS_HASH, row) })
+    .run()
+}
+
+/**
+ * Appends one row to the audit log. Pass the transaction that makes the change, so the change and
+ * its record commit together (or neither does); without one, the row gets its own IMMEDIATE
+ * transaction so two processes cannot both link to the same previous row.
+ */
+export function recordAudit(ctx: AppContext, entry: AuditEntry, tx?: Tx): void {
+  if (tx) append(ctx, tx, entry)
+  else ctx.db.transaction((t) => append(ctx, t, entry), { behavior: 'immediate' })
+}

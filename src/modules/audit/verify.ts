@@ -1,0 +1,66 @@
+import type { AppContext } from '../../context.ts'
+import { auditHash, GENESIS_HASH, type StoredAuditRow } from './record.ts'
+
+export type AuditVerdict =
+  | { ok: true; rows: number; lastHash: string }
+  | {
+      ok: false
+      rows: number
+      /** The first row whose link does not hold (or the id where rows went missing). */
+      brokenAt: number
+      reason: string
+    }
+
+/**
+ * Walks the chain from the first row: each row's hash must be SHA-256 over the previous row's hash
+ * and its own fields, ids must run without gaps, and the last id must be the table's sequence (a
+ * removed tail shows there). Someone who can rewrite the whole file can rewrite the whole chain:
+ * keep a copy of `lastHash` elsewhere (a backup, a ticket) to catch that too.
+ */
+export function verifyAudit(ctx: AppContext): AuditVerdict {
+  const sqlite = ctx.db.$client
+  const rows = sqlite
+    .query<StoredAuditRow, []>(
+      `SELECT id, at, actor_kind AS actorKind, actor_id AS actorId, actor_label AS actorLabel, action,
+              target_kind AS targetKind, target_id AS targetId, details, hash
+         FROM _audit_log ORDER BY id`,
+    )
+    .iterate()
+  let prev = GENESIS_HASH
+  let expectedId = 1
+  let count = 0
+  for (const row of rows) {
+    count++
+    if (row.id !== expectedId)
+      return {
+        ok: false,
+        rows: count,
+        brokenAt: expectedId,
+        reason: `rows ${expectedId}–${row.id - 1} are missing`,
+      }
+    const { hash, ...fields } = row
+    if (auditHash(prev, { ...fields, details: String(fields.details) }) !== hash)
+      return {
+        ok: false,
+        rows: count,
+        brokenAt: row.id,
+        reason:
+          row.id === 1
+            ? 'the row does not match its hash'
+            : `the row does not match its hash (it, or row ${row.id - 1}'s hash, was changed)`,
+      }
+    prev = hash
+    expectedId++
+  }
+  const seq =
+    sqlite.query<{ seq: number }, []>(`SELECT seq FROM sqlite_sequence WHERE name = '_audit_log'`).get()
+      ?.seq ?? 0
+  if (seq > count)
+    return {
+      ok: false,
+      rows: count,
+      brokenAt: count + 1,
+      reason: `rows ${count + 1}–${seq} were removed from the end`,
+    }
+  return { ok: true, rows: count, lastHash: prev }
+}

@@ -1,0 +1,228 @@
+import { Database } from 'bun:sqlite'
+import { createHash } from 'node:crypto'
+import { createReadStream, createWriteStream } from 'node:fs'
+import { mkdir, mkdtemp, readdir, rename, rm, rmdir, stat } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import { drizzle } from 'drizzle-orm/bun-sqlite'
+import { extract as tarExtract } from 'tar-stream'
+import { DB_FILE, type Db } from '../../db/client.ts'
+import { migrations as known } from '../../db/migrations/index.ts'
+import * as schema from '../../db/schema/index.ts'
+import { DataDirLocked, lockDataDir } from '../../lib/data-dir-lock.ts'
+import { AppError } from '../../lib/errors.ts'
+import { integrityCheck } from './create-backup.ts'
+import { isSafeArchivePath } from './data-files.ts'
+import { type BackupCounts, MANIFEST_NAME, type Manifest, parseManifest, readCounts } from './manifest.ts'
+import type { Progress } from './progress.ts'
+import { serverUsing } from './server-check.ts'
+
+export interface RestoreSummary {
+  archive: string
+  dataDir: string
+  backupCreatedAt: string
+  deskhookVersion: string
+  schemaLevel: number
+  counts: BackupCounts
+  files: { database: number; screenshots: number; recordings: number; config: number }
+  /** Where the data dir's earlier contents were moved (with --force), else null. */
+  previousContents: string | null
+}
+
+/** Names that do not make a data dir "in use": a stale lock, and what an earlier restore left. */
+const IGNORABLE = (name: string) => name === 'deskhook.lock' || name.startsWith('.restore-')
+
+/**
+ * Restores an archive into a data dir no server is using. The archive is unpacked into a staging
+ * folder inside the data dir and checked there (every checksum, the file list, integrity_check, the
+ * schema level, the counts) before anything that was in the dir is moved; the lock is held
+ * throughout, so no server can start on a half-restored dir.
+ */
+export async function restoreBackup(opts: {
+  archive: string
+  dataDir: string
+  force?: boolean
+  progress?: Progress
+}): Promise<RestoreSummary> {
+  const progress = opts.progress ?? (() => {})
+  const archive = resolve(opts.archive)
+  const dataDir = resolve(opts.dataDir)
+  if (!(await stat(archive).catch(() => null))?.isFile())
+    throw new AppError('NOT_FOUND', `No backup archive at ${archive}`)
+  refuseIfServing(dataDir)
+  const existed = (await stat(dataDir).catch(() => null)) !== null
+  refuseIfNotEmpty(dataDir, await contents(dataDir), opts.force)
+
+  const lock = lockDataDir(dataDir)
+  let staging: string | undefined
+  try {
+    staging = await mkdtemp(join(dataDir, '.restore-'))
+    progress(`unpacking ${archive}`)
+    const manifest = await unpackAndVerify(archive, staging)
+    progress('checking the database (integrity_check)')
+    verifyDatabase(archive, join(staging, DB_FILE), manifest)
+
+    // Checked under the lock too: something may have appeared since the first look.
+    const present = await contents(dataDir)
+    refuseIfNotEmpty(dataDir, present, opts.force)
+    let previousContents: string | null = null
+    if (present.length > 0) {
+      previousContents = join(dataDir, `.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`)
+      await mkdir(previousContents, { mode: 0o700 })
+      for (const name of present) await rename(join(dataDir, name), join(previousContents, name))
+    }
+    for (const name of await readdir(staging)) await rename(join(staging, name), join(dataDir, name))
+    const kinds = (k: string) => manifest.files.filter((f) => f.kind === k).length
+    return {
+      archive,
+      dataDir,
+      backupCreatedAt: manifest.createdAt,
+      deskhookVersion: manifest.deskhookVersion,
+      schemaLevel: manifest.schema.level,
+      counts: manifest.counts,
+      files: {
+        database: manifest.files.find((f) => f.kind === 'database')?.bytes ?? 0,
+        screenshots: kinds('screenshot'),
+        recordings: kinds('recording'),
+        config: kinds('config'),
+      },
+      previousContents,
+    }
+  } catch (err) {
+    // Nothing of the archive stays behind, and a dir this restore made goes again.
+    if (staging) await rm(staging, { recursive: true, force: true })
+    lock.release()
+    if (!existed) await rmdir(dataDir).catch(() => {})
+    throw err
+  } finally {
+    if (staging) await rm(staging, { recursive: true, force: true })
+    lock.release()
+  }
+}
+
+function refuseIfServing(dataDir: string): void {
+  const pid = serverUsing(dataDir)
+  if (pid !== undefined) throw new DataDirLocked(dataDir, pid)
+}
+
+function refuseIfNotEmpty(dataDir: string, present: string[], force?: boolean): void {
+  if (present.length === 0 || force) return
+  const shown = present.slice(0, 3).join(', ') + (present.length > 3 ? ', …' : '')
+  throw new AppError(
+    'INVALID_REQUEST',
+    `The data dir ${dataDir} is not empty (${shown}). Restore into a new or empty dir, or add --force to replace its contents (they are moved aside to ${dataDir}/.before-restore-<time>, not deleted).`,
+  )
+}
+
+async function contents(dataDir: string): Promise<string[]> {
+  try {
+    return (await readdir(dataDir)).filter((n) => !IGNORABLE(n)).sort()
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw err
+  }
+}
+
+/**
+ * Unpacks every entry into `staging`, hashing as it writes, then checks the result against the
+ * manifest: the same files, each with its size and SHA-256. Names the first file that differs.
+ */
+async function unpackAndVerify(archive: string, staging: string): Promise<Manifest> {
+  const seen = new Map<string, { bytes: number; sha256: string }>()
+  let manifestText: string | undefined
+  let last = '(the start)'
+  const damaged = (why: string) =>
+    new AppError('INVALID_REQUEST', `The archive ${archive} is damaged: ${why}. Nothing was restored.`)
+  const input = createReadStream(archive)
+  const tar = tarExtract()
+  input.on('error', (err) => tar.destroy(err))
+  input.pipe(tar)
+  try {
+    for await (const entry of tar) {
+      const { name, type } = entry.header
+      if (type !== 'file' || seen.has(name) || !(name === MANIFEST_NAME || isSafeArchivePath(name))) {
+        entry.resume()
+        throw damaged(`unexpected entry ${JSON.stringify(name)} (${type})`)
+      }
+      const hash = createHash('sha256')
+      let bytes = 0
+      if (name === MANIFEST_NAME) {
+        const chunks: Buffer[] = []
+        for await (const chunk of entry) chunks.push(chunk as Buffer)
+        manifestText = Buffer.concat(chunks).toString('utf8')
+      } else {
+        const target = join(staging, name)
+        await mkdir(dirname(target), { recursive: true, mode: 0o700 })
+        const out = createWriteStream(target, { mode: 0o600 })
+        const closed = new Promise<void>((ok, fail) => {
+          out.on('close', ok)
+          out.on('error', fail)
+        })
+        for await (const data of entry) {
+          const chunk = data as Buffer
+          hash.update(chunk)
+          bytes += chunk.length
+          if (!out.write(chunk)) await new Promise((ok) => out.once('drain', ok))
+        }
+        out.end()
+        await closed
+      }
+      seen.set(name, { bytes, sha256: hash.digest('hex') })
+      last = name
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw err
+    throw damaged(`${(err as Error).message} (after ${last})`)
+  } finally {
+    input.destroy()
+  }
+  if (manifestText === undefined) throw damaged(`it has no ${MANIFEST_NAME} (a backup always ends with one)`)
+  let manifest: Manifest
+  try {
+    manifest = parseManifest(manifestText)
+  } catch (err) {
+    throw damaged((err as Error).message)
+  }
+  seen.delete(MANIFEST_NAME)
+  for (const file of manifest.files) {
+    const got = seen.get(file.path)
+    if (!got) throw damaged(`${file.path} is listed in the manifest but missing`)
+    if (got.bytes !== file.bytes || got.sha256 !== file.sha256)
+      throw damaged(
+        `${file.path} fails its checksum (SHA-256 ${got.sha256.slice(0, 12)}…, expected ${file.sha256.slice(0, 12)}…)`,
+      )
+    seen.delete(file.path)
+  }
+  const extra = [...seen.keys()][0]
+  if (extra) throw damaged(`${extra} is not listed in the manifest`)
+  if (!manifest.files.some((f) => f.path === DB_FILE && f.kind === 'database'))
+    throw damaged(`it holds no ${DB_FILE}`)
+  return manifest
+}
+
+/** integrity_check, a schema this deskhook knows, and the counts the manifest recorded. */
+function verifyDatabase(archive: string, file: string, manifest: Manifest): void {
+  const sqlite = new Database(file, { strict: true })
+  try {
+    const check = integrityCheck(sqlite)
+    if (check !== 'ok')
+      throw new AppError(
+        'INVALID_REQUEST',
+        `The database in ${archive} fails integrity_check (${check}). Nothing was restored.`,
+      )
+    const knownNames = new Set(known.map((m) => m.name))
+    const newer = manifest.schema.migrations.filter((m) => !knownNames.has(m))
+    if (newer.length > 0)
+      throw new AppError(
+        'INVALID_REQUEST',
+        `The backup was made by a newer deskhook (${manifest.deskhookVersion}; migration ${newer[0]} is unknown here). Restore it with that version or later. Nothing was restored.`,
+      )
+    const counts = readCounts(drizzle({ client: sqlite, schema }) as Db)
+    if (JSON.stringify(counts) !== JSON.stringify(manifest.counts))
+      throw new AppError(
+        'INVALID_REQUEST',
+        `The database in ${archive} does not hold what its manifest counts (${JSON.stringify(counts)}). Nothing was restored.`,
+      )
+  } finally {
+    sqlite.close()
+  }
+}
