@@ -54,6 +54,17 @@ export interface AgentOptions {
 const platform = (): Hello['platform'] =>
   process.platform === 'win32' ? 'windows' : process.platform === 'darwin' ? 'darwin' : 'linux'
 
+/** The longest one preview frame may take to capture. */
+const PREVIEW_CAPTURE_MS = 3_000
+
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no frame within ${ms} ms`)), ms)
+  })
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer))
+}
+
 const RECORDER_METHODS = new Set(['recordStart', 'recordStatus', 'recordStop', 'input'])
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64')
@@ -286,7 +297,9 @@ export class Agent {
           // While a demonstration is recorded, the preview shows the window it records.
           const id = windowId ?? this.#recorder.windowId ?? (await this.opts.driver.listWindows())[0]?.id
           if (!id) return
-          const jpeg = await this.opts.driver.screenshot(id)
+          // A capture that hangs (a page between two documents) must not stop the stream: the
+          // next tick tries again.
+          const jpeg = await withDeadline(this.opts.driver.screenshot(id), PREVIEW_CAPTURE_MS)
           // A stop that arrived while this frame was captured wins: nothing follows "preview stopped".
           if (!preview.ended) this.connection.sendBinary(encodePreviewFrame(id, jpeg))
         } catch (err) {

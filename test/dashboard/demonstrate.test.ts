@@ -167,7 +167,7 @@ async function watchPreview(p: Page, frames = 2): Promise<void> {
       return el.complete && n ? Number(n) : 0
     })
   const from = await shown()
-  await eventually(async () => (await shown()) >= from + frames, 15_000)
+  await eventually(async () => (await shown()) >= from + frames, 30_000)
 }
 
 /** Types on the focused preview, key by key, as a person would. */
