@@ -6,7 +6,7 @@ import { renderSelector } from '../automation/selectors.ts'
 import type { AppSpec, Automation, Step } from '../protocol/automation.ts'
 import type { Snapshot, UiElement, WindowInfo } from '../protocol/elements.ts'
 import type { Plan } from './compose.ts'
-import { learnOptionWord } from './map-fields.ts'
+import { learnOptionWord } from './option-value-map.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
 
 export async function replayToSubmit(

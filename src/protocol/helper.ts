@@ -5,6 +5,7 @@
 // `hello`, which both sides use to check they speak the same version.
 // Typebox only: the host validates every response against these schemas.
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
+import type { DriverErrorCode } from './driver.ts'
 import { Bounds, ElementAction } from './elements.ts'
 import { RemoteInput } from './recording.ts'
 
@@ -23,11 +24,10 @@ export const HelperRequest = Type.Object({
 export type HelperRequest = Static<typeof HelperRequest>
 
 /**
- * Error codes a helper answers with. Those named like DriverErrorCode are passed on as they are;
- * BAD_REQUEST, UNKNOWN_COMMAND, PROTOCOL_MISMATCH and INTERNAL are the host's or helper's fault
- * and reach callers as PROTOCOL_ERROR.
+ * Error codes a helper answers with that mean the same to callers as the DriverErrorCode of that
+ * name: the host passes them on as they are.
  */
-export const HELPER_ERROR_CODES = [
+export const HELPER_DRIVER_ERROR_CODES = [
   'STALE_REF',
   'ELEMENT_OBSCURED',
   'ELEMENT_DISABLED',
@@ -40,6 +40,14 @@ export const HELPER_ERROR_CODES = [
   'DISCONNECTED',
   /** The OS refused: a process of another user, an elevated window (Windows UIPI). */
   'ACCESS_DENIED',
+] as const satisfies readonly DriverErrorCode[]
+
+/**
+ * Every error code a helper answers with. BAD_REQUEST, UNKNOWN_COMMAND, PROTOCOL_MISMATCH and
+ * INTERNAL are the host's or helper's fault and reach callers as PROTOCOL_ERROR.
+ */
+export const HELPER_ERROR_CODES = [
+  ...HELPER_DRIVER_ERROR_CODES,
   'BAD_REQUEST',
   'UNKNOWN_COMMAND',
   'PROTOCOL_MISMATCH',

@@ -2,17 +2,16 @@
 // backend: the Linux AT-SPI helper now, the Windows UI Automation helper next; only the command
 // line differs. Every call has a deadline; a helper that hangs past it is killed with its process
 // group, one that dies fails its calls, and either way the next helper is started at once.
-// Besides answers, a helper writes event lines of the watches it was asked to run (an `input`
-// watch while a person demonstrates): routed by watch id to whoever subscribed.
+// Besides answers, a helper writes event lines of the watches it was asked to run: routed by
+// watch id to whoever subscribed (helper-events.ts).
 
-import type { TSchema } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import type { Subprocess } from 'bun'
 import type { Logger } from '../../../lib/logger.ts'
 import { DriverError, type DriverErrorCode } from '../../../protocol/driver.ts'
 import {
   HELPER_COMMANDS,
-  HELPER_EVENTS,
+  HELPER_DRIVER_ERROR_CODES,
   HELPER_PROTOCOL_VERSION,
   type HelperArgs,
   type HelperCommand,
@@ -21,6 +20,10 @@ import {
   HelperResponse,
   type HelperResult,
 } from '../../../protocol/helper.ts'
+import { HelperEvents, type HelperSubscription, isEventLine, schemaChecker } from './helper-events.ts'
+import { parseLogLine } from './helper-log.ts'
+
+export type { HelperSubscription } from './helper-events.ts'
 
 export interface HelperHostOptions {
   /** The helper's command line, e.g. `['/usr/bin/python3', '<state dir>/atspi-helper.py']`. */
@@ -39,19 +42,7 @@ export interface HelperHostOptions {
 export type HelloInfo = HelperResult<'hello'>
 
 /** Helper error codes that mean the same to callers as the driver's own. */
-const PASSED_ON = new Set<string>([
-  'STALE_REF',
-  'ELEMENT_OBSCURED',
-  'ELEMENT_DISABLED',
-  'UNSUPPORTED_ACTION',
-  'OPTION_NOT_FOUND',
-  'WINDOW_NOT_FOUND',
-  'BLOCKED_BY_DIALOG',
-  'LAUNCH_FAILED',
-  'TIMEOUT',
-  'DISCONNECTED',
-  'ACCESS_DENIED',
-] satisfies DriverErrorCode[])
+const PASSED_ON = new Set<string>(HELPER_DRIVER_ERROR_CODES)
 
 interface Pending {
   cmd: string
@@ -71,32 +62,7 @@ interface Running {
   ending?: DriverError
 }
 
-/** A watch's event lines routed to its subscriber; ended by `close()`, or by the helper's exit. */
-export interface HelperSubscription {
-  /** The id to start the watch with: the helper tags its event lines with it. */
-  readonly watch: string
-  /** The helper that runs the watch: a new one after a restart knows nothing of it. */
-  readonly instance: number
-  close(): void
-}
-
-interface Subscriber {
-  event: HelperEventName
-  instance: number
-  onEvent: (event: HelperEvent) => void
-  onLost?: (error: DriverError) => void
-}
-
 const checkResponse = TypeCompiler.Compile(HelperResponse)
-const resultCheckers = new Map<TSchema, ReturnType<typeof TypeCompiler.Compile>>()
-function resultChecker(schema: TSchema) {
-  let checker = resultCheckers.get(schema)
-  if (!checker) {
-    checker = TypeCompiler.Compile(schema)
-    resultCheckers.set(schema, checker)
-  }
-  return checker
-}
 
 export class HelperHost {
   #running?: Running
@@ -105,10 +71,11 @@ export class HelperHost {
   #nextId = 1
   #stopped = false
   #hello?: HelloInfo
-  readonly #subscribers = new Map<string, Subscriber>()
-  #nextWatch = 1
+  readonly #events: HelperEvents
 
-  constructor(private readonly options: HelperHostOptions) {}
+  constructor(private readonly options: HelperHostOptions) {
+    this.#events = new HelperEvents(options.log)
+  }
 
   /** Which helper answers now (1 for the first, +1 per restart); undefined before the first start. */
   get instance(): number | undefined {
@@ -144,7 +111,7 @@ export class HelperHost {
   ): Promise<HelperResult<C>> {
     const result = await this.request(cmd, args as Record<string, unknown>, opts)
     const schema = HELPER_COMMANDS[cmd].result
-    const checker = resultChecker(schema)
+    const checker = schemaChecker(schema)
     if (!checker.Check(result)) {
       const first = checker.Errors(result).First()
       throw new DriverError(
@@ -174,14 +141,7 @@ export class HelperHost {
   ): Promise<HelperSubscription> {
     if (this.#stopped) throw new DriverError('DISCONNECTED', 'The native driver is stopped')
     const running = await this.#ensure()
-    const watch = `w${this.#nextWatch++}`
-    this.#subscribers.set(watch, {
-      event,
-      instance: running.instance,
-      onEvent: onEvent as (event: HelperEvent) => void,
-      onLost,
-    })
-    return { watch, instance: running.instance, close: () => this.#subscribers.delete(watch) }
+    return this.#events.subscribe(event, running.instance, onEvent, onLost)
   }
 
   /** Ends the helper: its stdin closes (it exits on EOF), then its process group is killed. */
@@ -247,7 +207,7 @@ export class HelperHost {
           throw new DriverError('PROTOCOL_ERROR', `Helper and agent do not match: ${error.message.slice(19)}`)
         throw error
       })
-      if (!resultChecker(HELPER_COMMANDS.hello.result).Check(result))
+      if (!schemaChecker(HELPER_COMMANDS.hello.result).Check(result))
         throw new DriverError('PROTOCOL_ERROR', `The helper's hello is malformed: ${JSON.stringify(result)}`)
       hello = result as HelloInfo
       if (hello.protocol !== spoken)
@@ -322,11 +282,7 @@ export class HelperHost {
       call.reject(failure)
     }
     running.pending.clear()
-    for (const [watch, subscriber] of this.#subscribers) {
-      if (subscriber.instance !== running.instance) continue
-      this.#subscribers.delete(watch)
-      subscriber.onLost?.(failure)
-    }
+    this.#events.lost(running.instance, failure)
     if (this.#running !== running) return
     this.#running = undefined
     if (!running.ending)
@@ -351,7 +307,7 @@ export class HelperHost {
         continue
       }
       if (isEventLine(parsed)) {
-        this.#dispatch(running, parsed)
+        this.#events.dispatch(running.instance, parsed)
         continue
       }
       if (!checkResponse.Check(parsed)) {
@@ -378,25 +334,6 @@ export class HelperHost {
     }
   }
 
-  /** An event line to its watch's subscriber; one that is malformed is dropped (never logged whole: it may hold what a person typed). */
-  #dispatch(running: Running, line: { event: string; watch?: unknown }): void {
-    const { log } = this.options
-    const subscriber = typeof line.watch === 'string' ? this.#subscribers.get(line.watch) : undefined
-    if (!subscriber || subscriber.instance !== running.instance || subscriber.event !== line.event) return
-    const event = subscriber.event
-    const checker = resultChecker(HELPER_EVENTS[event])
-    if (!checker.Check(line)) {
-      const first = checker.Errors(line).First()
-      log.warn({ event, path: first?.path, error: first?.message }, 'native helper event malformed (dropped)')
-      return
-    }
-    try {
-      subscriber.onEvent(line as HelperEvent)
-    } catch (error) {
-      log.warn({ event, err: (error as Error).message }, 'a helper event subscriber failed')
-    }
-  }
-
   async #readStderr(running: Running): Promise<void> {
     const { log } = this.options
     for await (const line of lines(running.proc.stderr)) {
@@ -408,40 +345,9 @@ export class HelperHost {
   }
 }
 
-function isEventLine(line: unknown): line is { event: string; watch?: unknown } {
-  return typeof line === 'object' && line !== null && typeof (line as { event?: unknown }).event === 'string'
-}
-
 function toDriverError(error: { code: string; message: string }): DriverError {
   if (PASSED_ON.has(error.code)) return new DriverError(error.code as DriverErrorCode, error.message)
   return new DriverError('PROTOCOL_ERROR', `${error.code}: ${error.message}`)
-}
-
-const LEVELS = new Set(['debug', 'info', 'warn', 'error'])
-
-/**
- * The helper logs JSON objects with level and msg. Anything else comes from the runtime or a
- * library (a traceback, GLib's `-ERROR **` / `-WARNING **` lines): levelled by what it says.
- */
-function parseLogLine(line: string): {
-  level: 'debug' | 'info' | 'warn' | 'error'
-  msg: string
-  fields: Record<string, unknown>
-} {
-  try {
-    const parsed = JSON.parse(line) as Record<string, unknown>
-    if (parsed && typeof parsed === 'object' && typeof parsed.msg === 'string') {
-      const { level, msg, ...fields } = parsed
-      const known = typeof level === 'string' && LEVELS.has(level)
-      return { level: known ? (level as 'info') : 'info', msg: `helper: ${msg}`, fields }
-    }
-  } catch {}
-  const level = /Traceback|-ERROR \*\*|-CRITICAL \*\*|Error:/.test(line)
-    ? 'error'
-    : /-WARNING \*\*|Warning:/.test(line)
-      ? 'warn'
-      : 'info'
-  return { level, msg: `helper: ${line}`, fields: {} }
 }
 
 function killGroup(pid: number): void {

@@ -5,7 +5,6 @@ import { AppError } from '../../../lib/errors.ts'
 import type { SignedIn } from '../../../modules/users/sessions.ts'
 import { resendDelivery } from '../../../modules/webhooks/service.ts'
 import { htmlResponse, redirect } from '../../http.ts'
-import { Csrf } from '../../ui/layout.tsx'
 import { Badge, Empty, Time } from '../../ui/parts.tsx'
 import {
   type DeliveryPage,
@@ -15,6 +14,7 @@ import {
   listDeliveryPage,
   parseDeliveryQuery,
 } from './deliveries-data.ts'
+import { RowAction, SettingsTable } from './settings-parts.tsx'
 import { adminOf, formOf, SettingsPage } from './shell.tsx'
 
 /** Hidden fields that bring the person back to the same filter and page after an action. */
@@ -41,60 +41,44 @@ function LastAnswer({ d }: { d: DeliveryRow }) {
 
 function DeliveriesTable(props: { page: DeliveryPage; q: DeliveryQuery; signedIn: SignedIn }) {
   return (
-    <div class="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Queued</th>
-            <th scope="col">Event</th>
-            <th scope="col">Receiver</th>
-            <th scope="col">Run</th>
-            <th scope="col">Status</th>
-            <th scope="col">Attempts</th>
-            <th scope="col">Last answer</th>
-            <th scope="col">Action</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.page.rows.map((d) => (
-            <tr key={d.id}>
-              <td>
-                <Time at={d.createdAt} />
-              </td>
-              <td>
-                <code>{d.eventType}</code>
-              </td>
-              <td class="wrap">{d.host}</td>
-              <td>
-                <a href={`/_/runs/${d.executionId}`}>#{d.executionId}</a>
-              </td>
-              <td>
-                <Badge value={d.status} />
-              </td>
-              <td>{d.attempts}</td>
-              <td>
-                <LastAnswer d={d} />
-              </td>
-              <td>
-                {(d.status === 'failed' || d.status === 'delivered') && (
-                  <form method="post" action={`/_/settings/deliveries/${d.id}/resend`}>
-                    <Csrf signedIn={props.signedIn} />
-                    <KeepQuery q={props.q} />
-                    <button
-                      type="submit"
-                      class="secondary"
-                      aria-label={`Resend ${d.eventType} of run ${d.executionId} to ${d.host}`}
-                    >
-                      Resend
-                    </button>
-                  </form>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <SettingsTable
+      columns={['Queued', 'Event', 'Receiver', 'Run', 'Status', 'Attempts', 'Last answer', 'Action']}
+    >
+      {props.page.rows.map((d) => (
+        <tr key={d.id}>
+          <td>
+            <Time at={d.createdAt} />
+          </td>
+          <td>
+            <code>{d.eventType}</code>
+          </td>
+          <td class="wrap">{d.host}</td>
+          <td>
+            <a href={`/_/runs/${d.executionId}`}>#{d.executionId}</a>
+          </td>
+          <td>
+            <Badge value={d.status} />
+          </td>
+          <td>{d.attempts}</td>
+          <td>
+            <LastAnswer d={d} />
+          </td>
+          <td>
+            {(d.status === 'failed' || d.status === 'delivered') && (
+              <RowAction
+                action={`/_/settings/deliveries/${d.id}/resend`}
+                signedIn={props.signedIn}
+                kind="secondary"
+                label={`Resend ${d.eventType} of run ${d.executionId} to ${d.host}`}
+                fields={<KeepQuery q={props.q} />}
+              >
+                Resend
+              </RowAction>
+            )}
+          </td>
+        </tr>
+      ))}
+    </SettingsTable>
   )
 }
 

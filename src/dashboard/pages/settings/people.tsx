@@ -11,42 +11,30 @@ import {
 } from '../../../modules/users/service.ts'
 import type { SignedIn } from '../../../modules/users/sessions.ts'
 import { htmlResponse, redirect } from '../../http.ts'
-import { Csrf } from '../../ui/layout.tsx'
-import { Badge, Notice, Time } from '../../ui/parts.tsx'
+import { Badge, Time } from '../../ui/parts.tsx'
 import { personHref, RoleField } from './person.tsx'
+import { FormCard, NewPasswordField, SettingsTable } from './settings-parts.tsx'
 import { adminOf, type Form, formOf, SettingsPage } from './shell.tsx'
 
 function PeopleTable({ people, me }: { people: UserView[]; me: string }) {
   return (
-    <div class="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Email</th>
-            <th scope="col">Role</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last sign-in</th>
-          </tr>
-        </thead>
-        <tbody>
-          {people.map((p) => (
-            <tr key={p.id}>
-              <td class="wrap">
-                <a href={personHref(p.id)}>{p.email}</a>
-                {p.id === me && <span class="muted small"> (you)</span>}
-              </td>
-              <td>
-                <Badge value={p.role} />
-              </td>
-              <td>
-                <Time at={p.createdAt} />
-              </td>
-              <td>{p.lastSignInAt ? <Time at={p.lastSignInAt} /> : <span class="muted">never</span>}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <SettingsTable columns={['Email', 'Role', 'Created', 'Last sign-in']}>
+      {people.map((p) => (
+        <tr key={p.id}>
+          <td class="wrap">
+            <a href={personHref(p.id)}>{p.email}</a>
+            {p.id === me && <span class="muted small"> (you)</span>}
+          </td>
+          <td>
+            <Badge value={p.role} />
+          </td>
+          <td>
+            <Time at={p.createdAt} />
+          </td>
+          <td>{p.lastSignInAt ? <Time at={p.lastSignInAt} /> : <span class="muted">never</span>}</td>
+        </tr>
+      ))}
+    </SettingsTable>
   )
 }
 
@@ -69,38 +57,26 @@ function PeoplePage(props: {
       done={props.done}
     >
       <PeopleTable people={props.people} me={props.signedIn.user.id} />
-      <section class="card" aria-labelledby="add-person">
-        <h2 id="add-person">Add a person</h2>
-        <form method="post" action="/_/settings/people" class="stack">
-          <Csrf signedIn={props.signedIn} />
-          {props.error && (
-            <Notice kind="error">
-              <p>{props.error}</p>
-            </Notice>
-          )}
-          <label>
-            Email
-            <input name="email" type="email" required autocomplete="off" value={v.email ?? ''} />
-          </label>
-          <RoleField value={v.role ?? 'member'} />
-          <label>
-            Initial password{' '}
-            <span class="muted small">
-              (at least {MIN_PASSWORD_LENGTH} characters; tell it to them privately)
-            </span>
-            <input
-              name="password"
-              type="password"
-              required
-              minLength={MIN_PASSWORD_LENGTH}
-              autocomplete="new-password"
-            />
-          </label>
-          <div>
-            <button type="submit">Add the person</button>
-          </div>
-        </form>
-      </section>
+      <FormCard
+        id="add-person"
+        title="Add a person"
+        action="/_/settings/people"
+        signedIn={props.signedIn}
+        error={props.error}
+        submit="Add the person"
+      >
+        <label>
+          Email
+          <input name="email" type="email" required autocomplete="off" value={v.email ?? ''} />
+        </label>
+        <RoleField value={v.role ?? 'member'} />
+        <NewPasswordField>
+          Initial password{' '}
+          <span class="muted small">
+            (at least {MIN_PASSWORD_LENGTH} characters; tell it to them privately)
+          </span>
+        </NewPasswordField>
+      </FormCard>
     </SettingsPage>
   )
 }

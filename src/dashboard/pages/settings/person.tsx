@@ -18,6 +18,7 @@ import type { SignedIn } from '../../../modules/users/sessions.ts'
 import { htmlResponse, redirect } from '../../http.ts'
 import { Csrf } from '../../ui/layout.tsx'
 import { Badge, Time } from '../../ui/parts.tsx'
+import { FormCard, NewPasswordField } from './settings-parts.tsx'
 import { adminOf, formOf, SettingsPage } from './shell.tsx'
 
 export const personHref = (id: string) => `/_/settings/people/${encodeURIComponent(id)}`
@@ -102,38 +103,21 @@ function PersonPage(props: {
         </dl>
       </section>
       <div class="grid2">
-        <section class="card" aria-labelledby="role-h">
-          <h2 id="role-h">Role</h2>
-          <form method="post" action={`${base}/role`} class="stack">
-            <Csrf signedIn={signedIn} />
-            <RoleField value={person.role} />
-            <div>
-              <button type="submit">Change role</button>
-            </div>
-          </form>
-        </section>
-        <section class="card" aria-labelledby="password-h">
-          <h2 id="password-h">Reset password</h2>
-          <form method="post" action={`${base}/password`} class="stack">
-            <Csrf signedIn={signedIn} />
-            <label>
-              New password <span class="muted small">(at least {MIN_PASSWORD_LENGTH} characters)</span>
-              <input
-                name="password"
-                type="password"
-                required
-                minLength={MIN_PASSWORD_LENGTH}
-                autocomplete="new-password"
-              />
-            </label>
-            <p class="small muted">
-              Every session of {self ? 'yours (this one too)' : 'theirs'} ends at once.
-            </p>
-            <div>
-              <button type="submit">Set the password</button>
-            </div>
-          </form>
-        </section>
+        <FormCard id="role-h" title="Role" action={`${base}/role`} signedIn={signedIn} submit="Change role">
+          <RoleField value={person.role} />
+        </FormCard>
+        <FormCard
+          id="password-h"
+          title="Reset password"
+          action={`${base}/password`}
+          signedIn={signedIn}
+          submit="Set the password"
+        >
+          <NewPasswordField>
+            New password <span class="muted small">(at least {MIN_PASSWORD_LENGTH} characters)</span>
+          </NewPasswordField>
+          <p class="small muted">Every session of {self ? 'yours (this one too)' : 'theirs'} ends at once.</p>
+        </FormCard>
       </div>
       <section class="card" aria-labelledby="remove-h">
         <h2 id="remove-h">Remove</h2>
