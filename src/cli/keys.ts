@@ -1,4 +1,5 @@
 import type { Command } from 'commander'
+import { cliActor } from '../modules/audit/actor.ts'
 import { describeLimits } from '../modules/keys/model.ts'
 import type { CreatedKey, KeyInfo } from '../modules/keys/service.ts'
 import { createKey, listKeys, revokeKey, rotateKey } from '../modules/keys/service.ts'
@@ -46,7 +47,7 @@ export function registerKeys(program: Command): void {
             burst: opts.burst,
             expires: opts.expires,
           },
-          'cli',
+          cliActor(),
         )
         if (opts.json) return printJson(key)
         printCreated(key, 'Created')
@@ -91,7 +92,7 @@ export function registerKeys(program: Command): void {
           openCliContext(opts),
           ref.replace(/…$/, ''),
           { overlap: opts.overlap, expires: opts.expires },
-          'cli',
+          cliActor(),
         )
         if (opts.json) return printJson({ key, old })
         printCreated(key, 'Rotated: new')
@@ -109,7 +110,7 @@ export function registerKeys(program: Command): void {
     .option('--json', 'print JSON')
     .action((idOrPrefix: string, opts) =>
       run(() => {
-        const key = revokeKey(openCliContext(opts), idOrPrefix.replace(/…$/, ''), 'cli')
+        const key = revokeKey(openCliContext(opts), idOrPrefix.replace(/…$/, ''), cliActor())
         if (opts.json) return printJson(key)
         process.stdout.write(`Revoked API key "${key.name}" (${key.prefix}…).\n`)
       }),

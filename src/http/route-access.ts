@@ -1,4 +1,5 @@
 import type { KeyAccess } from '../modules/keys/model.ts'
+import { METRICS_PATH } from '../modules/metrics/access.ts'
 
 /**
  * What a keyed request needs from its key, decided from method and path alone (before any body
@@ -10,6 +11,13 @@ import type { KeyAccess } from '../modules/keys/model.ts'
 export function accessFor(method: string, path: string): KeyAccess {
   const m = method.toUpperCase()
   if (path.startsWith('/_'))
-    return { method: m, path, scopes: m === 'GET' || m === 'HEAD' ? ['read'] : ['teach'], job: false }
+    return {
+      method: m,
+      path,
+      scopes: m === 'GET' || m === 'HEAD' ? ['read'] : ['teach'],
+      // Metrics count every job's calls under its path: no job pattern matches a reserved path,
+      // so a key limited to some jobs gets 403 there and only a key for all jobs reads them.
+      job: path === METRICS_PATH,
+    }
   return { method: m, path, scopes: ['call', 'teach'], job: true }
 }

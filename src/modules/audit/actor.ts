@@ -11,6 +11,9 @@ export interface Actor {
 /** Changes deskhook makes on its own (the first key of a new installation). */
 export const SYSTEM_ACTOR: Actor = { kind: 'system', id: 'deskhook', label: 'deskhook' }
 
+/** The scheduler, handing runs of live calls to desktops (`execution.dispatched`). */
+export const SCHEDULER_ACTOR: Actor = { kind: 'system', id: 'scheduler', label: 'deskhook scheduler' }
+
 export const userActor = (user: { id: string; email: string }): Actor => ({
   kind: 'user',
   id: user.id,

@@ -1,13 +1,19 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../context.ts'
+import { requestState } from '../../http/request-state.ts'
 import { AppError } from '../../lib/errors.ts'
 import { schemaProblems } from '../../lib/validation.ts'
+import { hideOutsideKey } from '../keys/job-reach.ts'
 import { readJsonObject } from '../triggers/read-body.ts'
 import { AnswerBody } from './model.ts'
-import { answerQuestion, getBuild, toBuildView } from './service.ts'
+import { answerQuestion, buildOwner, getBuild, toBuildView } from './service.ts'
 
 export const buildsRoutes = (ctx: AppContext) =>
   new Elysia({ name: 'routes.builds' })
+    // To a key limited to some jobs, another job's build does not exist (before its body is read).
+    .onBeforeHandle(({ request, params }) =>
+      hideOutsideKey(ctx, requestState(request).apiKey, params.id, buildOwner(ctx)),
+    )
     .get('/_builds/:id', ({ params }) => toBuildView(getBuild(ctx, params.id)))
     .post(
       '/_builds/:id/answers',

@@ -82,9 +82,20 @@ const buildById = preparedFor((db) =>
     .prepare(),
 )
 
+export const buildNotFound = (id: string) => new AppError('BUILD_NOT_FOUND', `No build with id ${id}`)
+
+/** The build, or undefined (no 404), for callers that decide themselves. */
+export const findBuild = (ctx: AppContext, id: string): Build | undefined => buildById(ctx.db).get({ id })
+
+/** Whose build it is, for the key check on `/_builds/:id/…` (builds and recordings alike). */
+export const buildOwner = (ctx: AppContext) => ({
+  jobOf: (id: string) => findBuild(ctx, id)?.jobId,
+  notFound: buildNotFound,
+})
+
 export function getBuild(ctx: AppContext, id: string): Build {
-  const build = buildById(ctx.db).get({ id })
-  if (!build) throw new AppError('BUILD_NOT_FOUND', `No build with id ${id}`)
+  const build = findBuild(ctx, id)
+  if (!build) throw buildNotFound(id)
   return build
 }
 

@@ -1,14 +1,23 @@
 import { join } from 'node:path'
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../context.ts'
+import { requestState } from '../../http/request-state.ts'
 import { AppError } from '../../lib/errors.ts'
 import type { Runtime } from '../../runtime/index.ts'
-import { getExecution, listSteps } from './service.ts'
+import { hideOutsideKey } from '../keys/job-reach.ts'
+import { executionNotFound, findExecution, getExecution, listSteps } from './service.ts'
 import { toExecutionView } from './view.ts'
 
 /** Polling (`resultPath` of the 202) and the replay's screenshots. Keyed like every `/_` path. */
 export const executionsRoutes = (ctx: AppContext, runtime: Pick<Runtime, 'scheduler'>) =>
   new Elysia({ name: 'routes.executions' })
+    // To a key limited to some jobs, another job's execution (and all under it) does not exist.
+    .onBeforeHandle(({ request, params }) =>
+      hideOutsideKey(ctx, requestState(request).apiKey, params.id, {
+        jobOf: (id) => findExecution(ctx, id)?.jobId,
+        notFound: executionNotFound,
+      }),
+    )
     .get('/_executions/:id', ({ params }) => {
       const row = getExecution(ctx, params.id)
       return toExecutionView(row, listSteps(ctx, row.seq), runtime.scheduler)

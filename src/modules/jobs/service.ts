@@ -44,6 +44,8 @@ const jobById = preparedFor((db) =>
     .prepare(),
 )
 
+export const jobIdNotFound = (id: string) => new AppError('JOB_NOT_FOUND', `No job with id ${id}`)
+
 export function getJob(ctx: AppContext, id: string): Job | undefined {
   return jobById(ctx.db).get({ id })
 }
@@ -174,7 +176,7 @@ export function demoteJob(ctx: AppContext, method: string, path: string, actor =
  */
 export function rollbackJob(ctx: AppContext, jobId: string, version: number, actor = SYSTEM_ACTOR): Job {
   const job = getJob(ctx, jobId)
-  if (!job) throw new AppError('JOB_NOT_FOUND', `No job with id ${jobId}`)
+  if (!job) throw jobIdNotFound(jobId)
   if (!Number.isInteger(version) || version < 1)
     throw new AppError('INVALID_REQUEST', `A version is a whole number from 1; got ${String(version)}`, {
       field: 'version',

@@ -1,10 +1,12 @@
 import { count, eq, or } from 'drizzle-orm'
 import type { AppContext } from '../../context.ts'
+import type { Db } from '../../db/client.ts'
 import { apiKeys } from '../../db/schema/index.ts'
 import { displayPrefix, generateApiKey, hashApiKey } from '../../lib/api-key-format.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
-import { emitKeyEvent } from './key-events.ts'
+import { type Actor, SYSTEM_ACTOR } from '../audit/actor.ts'
+import { recordAudit } from '../audit/record.ts'
 import { type KeyLimits, parseDuration, parseJobPatterns, parseRate, parseScopes } from './model.ts'
 
 export interface KeyInfo extends KeyLimits {
@@ -36,6 +38,7 @@ export interface NewKeyInput {
 }
 
 type Row = typeof apiKeys.$inferSelect
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 const toInfo = (row: Row, now: Date): KeyInfo => ({
   id: row.id,
@@ -90,21 +93,28 @@ function newRow(name: string, limits: KeyLimits, now: Date) {
   return { key, row }
 }
 
-/** `actor` says who did it, for the audit log (`cli`, `user:<id>`, `system`). */
-export function createKey(ctx: AppContext, input: string | NewKeyInput, actor = 'system'): CreatedKey {
+/**
+ * `actor` is who did it, for the audit log. Each change and its audit row commit in one IMMEDIATE
+ * transaction: a crash leaves both or neither, and two processes (the server, the CLI) never link
+ * to the same previous audit row.
+ */
+export function createKey(
+  ctx: AppContext,
+  input: string | NewKeyInput,
+  actor: Actor = SYSTEM_ACTOR,
+): CreatedKey {
   const now = ctx.clock.now()
   const spec = typeof input === 'string' ? { name: input } : input
   const { key, row } = newRow(spec.name, limitsFrom(spec, now), now)
-  ctx.db.insert(apiKeys).values(row).run()
+  ctx.db.transaction(
+    (tx) => {
+      tx.insert(apiKeys).values(row).run()
+      const details = { name: row.name, prefix: row.prefix }
+      recordAudit(ctx, { actor, action: 'key.created', target: { kind: 'key', id: row.id }, details }, tx)
+    },
+    { behavior: 'immediate' },
+  )
   ctx.events.emit('keys.changed')
-  emitKeyEvent(ctx, {
-    type: 'key.created',
-    at: row.createdAt,
-    keyId: row.id,
-    name: row.name,
-    prefix: row.prefix,
-    actor,
-  })
   return { ...toInfo(row, now), key }
 }
 
@@ -119,29 +129,30 @@ export function listKeys(ctx: AppContext): KeyInfo[] {
 }
 
 /** Revokes by id, or by the prefix that `keys list` shows. */
-export function revokeKey(ctx: AppContext, idOrPrefix: string, actor = 'system'): KeyInfo {
+export function revokeKey(ctx: AppContext, idOrPrefix: string, actor: Actor = SYSTEM_ACTOR): KeyInfo {
   const now = ctx.clock.now()
-  const matches = ctx.db
-    .select()
-    .from(apiKeys)
-    .where(or(eq(apiKeys.id, idOrPrefix), eq(apiKeys.prefix, idOrPrefix)))
-    .all()
-  if (matches.length === 0) throw new AppError('NOT_FOUND', `No API key with id or prefix ${idOrPrefix}`)
-  if (matches.length > 1)
-    throw new AppError('INVALID_REQUEST', `Several keys share the prefix ${idOrPrefix}; use the id`)
-  const row = matches[0]!
-  if (row.revokedAt) return toInfo(row, now)
-  const revokedAt = now.toISOString()
-  ctx.db.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, row.id)).run()
+  const { row, revokedAt } = ctx.db.transaction(
+    (tx) => {
+      const matches = tx
+        .select()
+        .from(apiKeys)
+        .where(or(eq(apiKeys.id, idOrPrefix), eq(apiKeys.prefix, idOrPrefix)))
+        .all()
+      if (matches.length === 0) throw new AppError('NOT_FOUND', `No API key with id or prefix ${idOrPrefix}`)
+      if (matches.length > 1)
+        throw new AppError('INVALID_REQUEST', `Several keys share the prefix ${idOrPrefix}; use the id`)
+      const row = matches[0]!
+      if (row.revokedAt) return { row, revokedAt: null }
+      const revokedAt = now.toISOString()
+      tx.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, row.id)).run()
+      const details = { name: row.name, prefix: row.prefix }
+      recordAudit(ctx, { actor, action: 'key.revoked', target: { kind: 'key', id: row.id }, details }, tx)
+      return { row, revokedAt }
+    },
+    { behavior: 'immediate' },
+  )
+  if (!revokedAt) return toInfo(row, now)
   ctx.events.emit('keys.changed')
-  emitKeyEvent(ctx, {
-    type: 'key.revoked',
-    at: revokedAt,
-    keyId: row.id,
-    name: row.name,
-    prefix: row.prefix,
-    actor,
-  })
   return toInfo({ ...row, revokedAt }, now)
 }
 
@@ -159,47 +170,48 @@ export function rotateKey(
   ctx: AppContext,
   ref: string,
   opts: { overlap: string; expires?: string | null },
-  actor = 'system',
+  actor: Actor = SYSTEM_ACTOR,
 ): Rotated {
   const now = ctx.clock.now()
   const overlapMs = parseDuration(opts.overlap, 'Overlap')
-  const old = findRotatable(ctx, ref, now)
-  const lifetime = old.expiresAt ? Date.parse(old.expiresAt) - Date.parse(old.createdAt) : null
-  const limits: KeyLimits = {
-    scopes: (old.scopes as KeyLimits['scopes']) ?? null,
-    jobs: old.jobs ?? null,
-    ratePerSecond: old.ratePerSecond,
-    burst: old.burst,
-    expiresAt: opts.expires
-      ? limitsFrom({ name: old.name, expires: opts.expires }, now).expiresAt
-      : lifetime
-        ? new Date(now.getTime() + lifetime).toISOString()
-        : null,
-  }
-  const { key, row } = newRow(old.name, limits, now)
-  const overlapEnd = now.getTime() + overlapMs
-  const oldExpiresAt = new Date(
-    old.expiresAt ? Math.min(Date.parse(old.expiresAt), overlapEnd) : overlapEnd,
-  ).toISOString()
-  ctx.db.transaction((tx) => {
-    tx.insert(apiKeys).values(row).run()
-    tx.update(apiKeys)
-      .set({ expiresAt: oldExpiresAt, replacedBy: row.id })
-      .where(eq(apiKeys.id, old.id))
-      .run()
-  })
+  const { old, key, row, oldExpiresAt } = ctx.db.transaction(
+    (tx) => {
+      const old = findRotatable(tx, ref, now)
+      const lifetime = old.expiresAt ? Date.parse(old.expiresAt) - Date.parse(old.createdAt) : null
+      const limits: KeyLimits = {
+        scopes: (old.scopes as KeyLimits['scopes']) ?? null,
+        jobs: old.jobs ?? null,
+        ratePerSecond: old.ratePerSecond,
+        burst: old.burst,
+        expiresAt: opts.expires
+          ? limitsFrom({ name: old.name, expires: opts.expires }, now).expiresAt
+          : lifetime
+            ? new Date(now.getTime() + lifetime).toISOString()
+            : null,
+      }
+      const { key, row } = newRow(old.name, limits, now)
+      const overlapEnd = now.getTime() + overlapMs
+      const oldExpiresAt = new Date(
+        old.expiresAt ? Math.min(Date.parse(old.expiresAt), overlapEnd) : overlapEnd,
+      ).toISOString()
+      tx.insert(apiKeys).values(row).run()
+      tx.update(apiKeys)
+        .set({ expiresAt: oldExpiresAt, replacedBy: row.id })
+        .where(eq(apiKeys.id, old.id))
+        .run()
+      const details = {
+        name: row.name,
+        prefix: row.prefix,
+        oldKeyId: old.id,
+        oldPrefix: old.prefix,
+        oldExpiresAt,
+      }
+      recordAudit(ctx, { actor, action: 'key.rotated', target: { kind: 'key', id: row.id }, details }, tx)
+      return { old, key, row, oldExpiresAt }
+    },
+    { behavior: 'immediate' },
+  )
   ctx.events.emit('keys.changed')
-  emitKeyEvent(ctx, {
-    type: 'key.rotated',
-    at: row.createdAt,
-    keyId: row.id,
-    name: row.name,
-    prefix: row.prefix,
-    actor,
-    oldKeyId: old.id,
-    oldPrefix: old.prefix,
-    oldExpiresAt,
-  })
   return {
     key: { ...toInfo(row, now), key },
     old: toInfo({ ...old, expiresAt: oldExpiresAt, replacedBy: row.id }, now),
@@ -207,8 +219,8 @@ export function rotateKey(
 }
 
 /** By id, prefix or name, among keys that still work and have not been replaced already. */
-function findRotatable(ctx: AppContext, ref: string, now: Date): Row {
-  const matches = ctx.db
+function findRotatable(tx: Tx, ref: string, now: Date): Row {
+  const matches = tx
     .select()
     .from(apiKeys)
     .where(or(eq(apiKeys.id, ref), eq(apiKeys.prefix, ref), eq(apiKeys.name, ref)))

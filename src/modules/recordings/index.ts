@@ -4,6 +4,8 @@ import { requestState } from '../../http/request-state.ts'
 import { AppError } from '../../lib/errors.ts'
 import type { AgentHub } from '../../runtime/agent-hub/index.ts'
 import { requestActor } from '../audit/request-actor.ts'
+import { buildOwner } from '../builds/service.ts'
+import { hideOutsideKey } from '../keys/job-reach.ts'
 import { readJsonObject } from '../triggers/read-body.ts'
 import type { RecordingStarted } from './model.ts'
 import {
@@ -30,45 +32,51 @@ export const recordingsRoutes = (ctx: AppContext, hub: AgentHub) => {
     if (!key) throw new AppError('UNAUTHORIZED', 'An API key is required: send it in the x-api-key header')
     return apiKeyActor(ctx, key.id)
   }
-  return new Elysia({ name: 'routes.recordings' })
-    .post(
-      '/_builds/:id/recordings',
-      async ({ params, request, set }): Promise<RecordingStarted> => {
-        const r = await startRecording(ctx, hub, params.id, actor(request), requestActor(ctx, request))
-        set.status = 201
-        return { recordingId: r.id, status: r.status, windowId: r.windowId }
-      },
-      { parse: 'none' },
-    )
-    .get('/_builds/:id/recordings/:rid', ({ params }) => recordingStatus(ctx, hub, params.id, params.rid))
-    .get('/_builds/:id/recordings/:rid/screenshots/:seq', async ({ params }) => {
-      const file = await recordingScreenshot(ctx, params.id, params.rid, params.seq)
-      return new Response(file, {
-        headers: { 'content-type': 'image/jpeg', 'cache-control': 'private, max-age=86400' },
+  return (
+    new Elysia({ name: 'routes.recordings' })
+      // To a key limited to some jobs, another job's build has no recordings to see or drive.
+      .onBeforeHandle(({ request, params }) =>
+        hideOutsideKey(ctx, requestState(request).apiKey, params.id, buildOwner(ctx)),
+      )
+      .post(
+        '/_builds/:id/recordings',
+        async ({ params, request, set }): Promise<RecordingStarted> => {
+          const r = await startRecording(ctx, hub, params.id, actor(request), requestActor(ctx, request))
+          set.status = 201
+          return { recordingId: r.id, status: r.status, windowId: r.windowId }
+        },
+        { parse: 'none' },
+      )
+      .get('/_builds/:id/recordings/:rid', ({ params }) => recordingStatus(ctx, hub, params.id, params.rid))
+      .get('/_builds/:id/recordings/:rid/screenshots/:seq', async ({ params }) => {
+        const file = await recordingScreenshot(ctx, params.id, params.rid, params.seq)
+        return new Response(file, {
+          headers: { 'content-type': 'image/jpeg', 'cache-control': 'private, max-age=86400' },
+        })
       })
-    })
-    .post(
-      '/_builds/:id/recordings/:rid/stop',
-      ({ params, request }) => stopRecording(ctx, hub, params.id, params.rid, actor(request)),
-      { parse: 'none' },
-    )
-    .post(
-      '/_builds/:id/recordings/:rid/cancel',
-      ({ params, request }) => cancelRecording(ctx, hub, params.id, params.rid, actor(request)),
-      { parse: 'none' },
-    )
-    .post(
-      '/_builds/:id/recordings/:rid/input',
-      async ({ params, request, set }) => {
-        const body = await readJsonObject(request, INPUT_BODY_LIMIT)
-        if (!body)
-          throw new AppError(
-            'INVALID_REQUEST',
-            'Send the input as the body, e.g. {"kind": "click", "x": 120, "y": 48} or {"kind": "type", "text": "…"}',
-          )
-        await sendInput(ctx, hub, params.id, params.rid, actor(request), body)
-        set.status = 204
-      },
-      { parse: 'none' },
-    )
+      .post(
+        '/_builds/:id/recordings/:rid/stop',
+        ({ params, request }) => stopRecording(ctx, hub, params.id, params.rid, actor(request)),
+        { parse: 'none' },
+      )
+      .post(
+        '/_builds/:id/recordings/:rid/cancel',
+        ({ params, request }) => cancelRecording(ctx, hub, params.id, params.rid, actor(request)),
+        { parse: 'none' },
+      )
+      .post(
+        '/_builds/:id/recordings/:rid/input',
+        async ({ params, request, set }) => {
+          const body = await readJsonObject(request, INPUT_BODY_LIMIT)
+          if (!body)
+            throw new AppError(
+              'INVALID_REQUEST',
+              'Send the input as the body, e.g. {"kind": "click", "x": 120, "y": 48} or {"kind": "type", "text": "…"}',
+            )
+          await sendInput(ctx, hub, params.id, params.rid, actor(request), body)
+          set.status = 204
+        },
+        { parse: 'none' },
+      )
+  )
 }

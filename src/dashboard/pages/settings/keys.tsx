@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../../context.ts'
 import { AppError } from '../../../lib/errors.ts'
+import { userActor } from '../../../modules/audit/actor.ts'
 import { describeLimits, SCOPES } from '../../../modules/keys/model.ts'
 import {
   type CreatedKey,
@@ -12,71 +13,51 @@ import {
 } from '../../../modules/keys/service.ts'
 import type { SignedIn } from '../../../modules/users/sessions.ts'
 import { htmlResponse, redirect } from '../../http.ts'
-import { Csrf } from '../../ui/layout.tsx'
 import { Badge, Copyable, Empty, Notice, Time } from '../../ui/parts.tsx'
+import { FormCard, RowAction, SettingsTable } from './settings-parts.tsx'
 import { adminOf, type Form, formOf, SettingsPage } from './shell.tsx'
 
 function KeysTable({ keys, signedIn }: { keys: KeyInfo[]; signedIn: SignedIn }) {
   if (keys.length === 0) return <Empty>No API keys yet. Create one below.</Empty>
   return (
-    <div class="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Key</th>
-            <th scope="col">May</th>
-            <th scope="col">Created</th>
-            <th scope="col">Expires</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Status</th>
-            <th scope="col">Action</th>
-          </tr>
-        </thead>
-        <tbody>
-          {[...keys].reverse().map((k) => (
-            <tr key={k.id}>
-              <td class="wrap">{k.name}</td>
-              <td>
-                <code>{k.prefix}…</code>
-              </td>
-              <td class="wrap">{describeLimits(k)}</td>
-              <td>
-                <Time at={k.createdAt} />
-              </td>
-              <td>{k.expiresAt ? <Time at={k.expiresAt} /> : <span class="muted">never</span>}</td>
-              <td>{k.lastUsedAt ? <Time at={k.lastUsedAt} /> : <span class="muted">never</span>}</td>
-              <td>
-                {k.revokedAt ? (
-                  <>
-                    <Badge value="revoked" /> <Time at={k.revokedAt} />
-                  </>
-                ) : (
-                  <Badge
-                    value={k.status}
-                    label={k.replacedBy && k.status === 'active' ? 'rotated' : undefined}
-                  />
-                )}
-              </td>
-              <td>
-                {!k.revokedAt && (
-                  <form
-                    method="post"
-                    action={`/_/settings/keys/${encodeURIComponent(k.id)}/revoke`}
-                    data-confirm={`Revoke the key “${k.name}” (${k.prefix}…)? Calls that send it are refused at once.`}
-                  >
-                    <Csrf signedIn={signedIn} />
-                    <button type="submit" class="danger" aria-label={`Revoke key ${k.name} (${k.prefix}…)`}>
-                      Revoke
-                    </button>
-                  </form>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <SettingsTable columns={['Name', 'Key', 'May', 'Created', 'Expires', 'Last used', 'Status', 'Action']}>
+      {[...keys].reverse().map((k) => (
+        <tr key={k.id}>
+          <td class="wrap">{k.name}</td>
+          <td>
+            <code>{k.prefix}…</code>
+          </td>
+          <td class="wrap">{describeLimits(k)}</td>
+          <td>
+            <Time at={k.createdAt} />
+          </td>
+          <td>{k.expiresAt ? <Time at={k.expiresAt} /> : <span class="muted">never</span>}</td>
+          <td>{k.lastUsedAt ? <Time at={k.lastUsedAt} /> : <span class="muted">never</span>}</td>
+          <td>
+            {k.revokedAt ? (
+              <>
+                <Badge value="revoked" /> <Time at={k.revokedAt} />
+              </>
+            ) : (
+              <Badge value={k.status} label={k.replacedBy && k.status === 'active' ? 'rotated' : undefined} />
+            )}
+          </td>
+          <td>
+            {!k.revokedAt && (
+              <RowAction
+                action={`/_/settings/keys/${encodeURIComponent(k.id)}/revoke`}
+                confirm={`Revoke the key “${k.name}” (${k.prefix}…)? Calls that send it are refused at once.`}
+                signedIn={signedIn}
+                kind="danger"
+                label={`Revoke key ${k.name} (${k.prefix}…)`}
+              >
+                Revoke
+              </RowAction>
+            )}
+          </td>
+        </tr>
+      ))}
+    </SettingsTable>
   )
 }
 
@@ -100,58 +81,52 @@ function KeysPage(props: {
       done={props.done}
     >
       <KeysTable keys={props.keys} signedIn={props.signedIn} />
-      <section class="card" aria-labelledby="new-key">
-        <h2 id="new-key">Create a key</h2>
-        <form method="post" action="/_/settings/keys" class="stack">
-          <Csrf signedIn={props.signedIn} />
-          {props.error && (
-            <Notice kind="error">
-              <p>{props.error}</p>
-            </Notice>
-          )}
-          <label>
-            Name <span class="muted small">(who or what uses it, e.g. “ERP integration”)</span>
-            <input name="name" required maxLength={100} autocomplete="off" value={form.name ?? ''} />
-          </label>
-          <fieldset>
-            <legend>
-              May{' '}
-              <span class="muted small">
-                (call: run live jobs · teach: teach and answer · read: executions and builds)
-              </span>
-            </legend>
-            <input type="hidden" name="scopes_shown" value="1" />
-            {SCOPES.map((s) => (
-              <label key={s}>
-                <input type="checkbox" name={`scope_${s}`} value="1" checked={scopeChecked(s)} /> {s}
-              </label>
-            ))}
-          </fieldset>
-          <label>
-            Jobs{' '}
+      <FormCard
+        id="new-key"
+        title="Create a key"
+        action="/_/settings/keys"
+        signedIn={props.signedIn}
+        error={props.error}
+        submit="Create the key"
+      >
+        <label>
+          Name <span class="muted small">(who or what uses it, e.g. “ERP integration”)</span>
+          <input name="name" required maxLength={100} autocomplete="off" value={form.name ?? ''} />
+        </label>
+        <fieldset>
+          <legend>
+            May{' '}
             <span class="muted small">
-              (comma-separated patterns, e.g. “/customers/*, POST /orders/:id”; empty: every job)
+              (call: run live jobs · teach: teach and answer · read: executions and builds)
             </span>
-            <input name="jobs" autocomplete="off" value={form.jobs ?? ''} />
-          </label>
-          <label>
-            Rate <span class="muted small">(requests per second; empty: unlimited)</span>
-            <input name="rate" inputMode="decimal" autocomplete="off" value={form.rate ?? ''} />
-          </label>
-          <label>
-            Burst{' '}
-            <span class="muted small">(requests at once above the rate; empty: one second’s worth)</span>
-            <input name="burst" inputMode="numeric" autocomplete="off" value={form.burst ?? ''} />
-          </label>
-          <label>
-            Expires after <span class="muted small">(e.g. 90d, 24h; empty: never)</span>
-            <input name="expires" autocomplete="off" value={form.expires ?? ''} />
-          </label>
-          <div>
-            <button type="submit">Create the key</button>
-          </div>
-        </form>
-      </section>
+          </legend>
+          <input type="hidden" name="scopes_shown" value="1" />
+          {SCOPES.map((s) => (
+            <label key={s}>
+              <input type="checkbox" name={`scope_${s}`} value="1" checked={scopeChecked(s)} /> {s}
+            </label>
+          ))}
+        </fieldset>
+        <label>
+          Jobs{' '}
+          <span class="muted small">
+            (comma-separated patterns, e.g. “/customers/*, POST /orders/:id”; empty: every job)
+          </span>
+          <input name="jobs" autocomplete="off" value={form.jobs ?? ''} />
+        </label>
+        <label>
+          Rate <span class="muted small">(requests per second; empty: unlimited)</span>
+          <input name="rate" inputMode="decimal" autocomplete="off" value={form.rate ?? ''} />
+        </label>
+        <label>
+          Burst <span class="muted small">(requests at once above the rate; empty: one second’s worth)</span>
+          <input name="burst" inputMode="numeric" autocomplete="off" value={form.burst ?? ''} />
+        </label>
+        <label>
+          Expires after <span class="muted small">(e.g. 90d, 24h; empty: never)</span>
+          <input name="expires" autocomplete="off" value={form.expires ?? ''} />
+        </label>
+      </FormCard>
     </SettingsPage>
   )
 }
@@ -220,7 +195,7 @@ export const settingsKeysPages = (ctx: AppContext) =>
       const form = formOf(body)
       let created: CreatedKey
       try {
-        created = createKey(ctx, keyInputOf(form), `user:${signedIn.user.id}`)
+        created = createKey(ctx, keyInputOf(form), userActor(signedIn.user))
       } catch (error) {
         if (!(error instanceof AppError) || error.status !== 400) throw error
         return htmlResponse(
@@ -235,7 +210,7 @@ export const settingsKeysPages = (ctx: AppContext) =>
     .post('/_/settings/keys/:id/revoke', ({ request, params }) => {
       const signedIn = adminOf(request)
       if (!listKeys(ctx).some((k) => k.id === params.id)) throw new AppError('NOT_FOUND', 'No such API key')
-      const key = revokeKey(ctx, params.id, `user:${signedIn.user.id}`)
+      const key = revokeKey(ctx, params.id, userActor(signedIn.user))
       ctx.log.info({ keyId: key.id, prefix: key.prefix, userId: signedIn.user.id }, 'API key revoked')
       return redirect(`/_/settings/keys?revoked=${encodeURIComponent(key.id)}`)
     })
