@@ -1,8 +1,9 @@
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { loadConfig } from '../config/index.ts'
-import { createBackup } from '../modules/backup/create-backup.ts'
+import { archiveName, createBackup } from '../modules/backup/create-backup.ts'
 import { dataDirStatus } from '../modules/backup/data-dir-status.ts'
+import type { ScheduledBackupRecord } from '../modules/backup/last-scheduled.ts'
 import type { Progress } from '../modules/backup/progress.ts'
 import { restoreBackup } from '../modules/backup/restore-backup.ts'
 import { addSettingOptions, flagsFrom, printJson, printTable, run } from './shared.ts'
@@ -26,24 +27,34 @@ const byStatus = (counts: Record<string, number>) =>
     .map(([s, n]) => `${s} ${n}`)
     .join(', ') || 'none'
 
+/** The server's last scheduled backup: what it wrote, or when and why it failed (and the last that worked). */
+function scheduledBackupRows(last: ScheduledBackupRecord | null): string[][] {
+  if (!last) return [['last backup', 'none scheduled (serve --backup-dir)']]
+  const done = (b: { at: string; file: string; bytes: number }) => `${b.at} ${b.file} (${bytesText(b.bytes)})`
+  if (last.file) return [['last backup', done({ at: last.at, file: last.file, bytes: last.bytes ?? 0 })]]
+  return [
+    ['last backup', last.lastSuccess ? done(last.lastSuccess) : 'none written'],
+    ['backup failed', `${last.at}: ${last.error}`],
+  ]
+}
+
 /** `deskhook backup`, `deskhook restore`, `deskhook status`: the data dir as a whole. */
 export function registerBackup(program: Command): void {
   addSettingOptions(
     program
       .command('backup')
       .description(
-        'copy the database (consistent, while the server runs) and the screenshots it refers to into one tar file with a checksummed manifest. The archive holds the secrets key: keep it as safe as the server.',
+        'copy the database (consistent, while the server runs) and the screenshots it refers to into one gzipped tar file with a checksummed manifest. The archive holds the secrets key: keep it as safe as the server.',
       ),
     ['dataDir'],
   )
-    .option('--out <file>', 'the archive to write [default deskhook-backup-<time>.tar in the current dir]')
+    .option('--out <file>', 'the archive to write [default deskhook-backup-<time>.tar.gz in the current dir]')
     .option('--json', 'print a JSON summary (progress still goes to stderr)')
     .action((opts) =>
       run(async () => {
-        const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')
         const summary = await createBackup({
           dataDir: dataDirOf(opts),
-          out: resolve(opts.out ?? `deskhook-backup-${stamp}.tar`),
+          out: resolve(opts.out ?? archiveName(new Date())),
           progress: toStderr,
         })
         if (opts.json) return printJson(summary)
@@ -61,7 +72,7 @@ export function registerBackup(program: Command): void {
     program
       .command('restore')
       .description(
-        'restore a `deskhook backup` archive into a data dir no server is using; every checksum and the database are checked before anything is changed',
+        'restore a `deskhook backup` archive (.tar.gz, or an older .tar) into a data dir no server is using; every checksum and the database are checked before anything is changed, and every restored file is synced to disk before it reports success',
       )
       .argument('<file>', 'the archive'),
     ['dataDir'],
@@ -97,7 +108,7 @@ export function registerBackup(program: Command): void {
     program
       .command('status')
       .description(
-        'the data dir at a glance: database size, screenshot bytes, oldest run, counts, free disk space',
+        "the data dir at a glance: database size, screenshot bytes, oldest run, counts, free disk space, the server's last scheduled backup",
       ),
     ['dataDir'],
   )
@@ -116,6 +127,7 @@ export function registerBackup(program: Command): void {
           ['runs', `${s.counts.executions} (${byStatus(s.counts.executionsByStatus)})`],
           ['recordings', String(s.counts.recordings)],
           ['free disk', bytesText(s.freeBytes)],
+          ...scheduledBackupRows(s.lastScheduledBackup),
         ])
       }),
     )

@@ -46,6 +46,12 @@ export const ConfigSchema = Type.Object({
   /** The admin's own certificate chain and key (PEM files): HTTPS with them instead. */
   tlsCert: Type.Optional(Type.String({ minLength: 1 })),
   tlsKey: Type.Optional(Type.String({ minLength: 1 })),
+  /** Where the server writes its scheduled backups; none are made without it. */
+  backupDir: Type.Optional(Type.String({ minLength: 1 })),
+  /** Time between scheduled backups (1 minute to 30 days). */
+  backupEveryMs: Type.Integer({ minimum: 60_000, maximum: 30 * 86_400_000, duration: true }),
+  /** Scheduled backups kept in backupDir: older ones are removed after each new one. */
+  backupKeep: Type.Integer({ minimum: 1, maximum: 1000 }),
 })
 export type Config = Readonly<Static<typeof ConfigSchema>>
 
@@ -63,6 +69,12 @@ const integer = (raw: string) => (/^-?\d+$/.test(raw.trim()) ? Number(raw) : raw
 const size = (raw: string) => {
   const n = /^\d+$/.test(raw.trim()) ? Number(raw) : bytes.parse(raw)
   return n === null || Number.isNaN(n) ? raw : n
+}
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+/** `90s`, `30m`, `24h`, `7d` → milliseconds. */
+const duration = (raw: string) => {
+  const m = /^(\d+)\s*([smhd])$/.exec(raw.trim())
+  return m ? Number(m[1]) * UNIT_MS[m[2]!]! : raw
 }
 /** Comma-separated CIDRs, a bare address meaning that one host; any bad entry fails the list. */
 const cidrList = (raw: string) => {
@@ -234,6 +246,28 @@ export const SETTINGS: readonly Setting[] = [
       'for agents to pin it',
   },
   { key: 'tlsKey', flag: '--tls-key', env: 'DESKHOOK_TLS_KEY', help: 'the PEM private key of --tls-cert' },
+  {
+    key: 'backupDir',
+    flag: '--backup-dir',
+    env: 'DESKHOOK_BACKUP_DIR',
+    help: 'write a backup (as `deskhook backup` does) into this dir on a schedule; best on another disk',
+  },
+  {
+    key: 'backupEveryMs',
+    flag: '--backup-every',
+    env: 'DESKHOOK_BACKUP_EVERY',
+    default: '24h',
+    help: 'time between scheduled backups into --backup-dir (e.g. 24h, 6h, 30m; 1m to 30d)',
+    parse: duration,
+  },
+  {
+    key: 'backupKeep',
+    flag: '--backup-keep',
+    env: 'DESKHOOK_BACKUP_KEEP',
+    default: '7',
+    help: 'scheduled backups kept in --backup-dir; older ones are removed',
+    parse: integer,
+  },
 ]
 
 /** Whether the server listens with TLS (its own certificate or the admin's). */
@@ -270,7 +304,7 @@ export function loadConfig(
   problems.push(...tlsProblems(raw, source))
   if (problems.length) throw new ConfigError([...new Set(problems)])
   raw.dataDir = resolve(String(raw.dataDir))
-  for (const key of ['tlsCert', 'tlsKey'] as const)
+  for (const key of ['tlsCert', 'tlsKey', 'backupDir'] as const)
     if (typeof raw[key] === 'string') raw[key] = resolve(String(raw[key]))
   if (typeof raw.publicUrl === 'string') raw.publicUrl = raw.publicUrl.replace(/\/+$/, '')
   return Object.freeze(raw as Config)
@@ -298,6 +332,7 @@ function tlsProblems(raw: Record<string, unknown>, source: Record<string, string
 }
 
 function describe(schema: TSchema, fallback: string): string {
+  if (schema.duration) return 'must be a duration from 1m to 30d such as 24h, 6h or 30m'
   if (schema.type === 'integer' && schema.minimum !== undefined)
     return `must be an integer from ${schema.minimum} to ${schema.maximum}`
   if (schema.type === 'array') return 'must be comma-separated CIDRs such as 10.0.0.0/8'

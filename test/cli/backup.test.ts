@@ -1,8 +1,10 @@
 import { Database } from 'bun:sqlite'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { basename, dirname, join, relative } from 'node:path'
+import { gunzipSync, gzipSync } from 'node:zlib'
 import { jobVersions } from '../../src/db/schema/index.ts'
+import { restoreBackup } from '../../src/modules/backup/restore-backup.ts'
 import { createEnrollmentToken } from '../../src/modules/desktops/service.ts'
 import { addJobVersion } from '../../src/modules/jobs/service.ts'
 import { cli, eventually } from '../helpers/cli.ts'
@@ -17,7 +19,9 @@ import { startTestServer, type TestServer } from '../helpers/test-server.ts'
 let s: TestServer
 let desk: FakeRunner & { secret: string }
 const work = tempDir('deskhook-backup-test-')
-const archive = join(work.path, 'backup.tar')
+const archive = join(work.path, 'backup.tar.gz')
+/** The tar file inside the archive (what an archive made before compression holds). */
+const plainTar = () => gunzipSync(readFileSync(archive))
 /** Every 202 with the moment its answer arrived (this process's clock, as the CLI's). */
 const acked: { id: string; at: number }[] = []
 let backupCreatedAt = 0
@@ -54,6 +58,14 @@ function findEntry(tar: Buffer, match: (name: string) => boolean): { name: strin
     at += 512 + Math.ceil(size / 512) * 512
   }
   throw new Error('no such entry')
+}
+
+/** Every file under a folder, as paths relative to it (hidden ones too). */
+function listFiles(root: string, rel = ''): string[] {
+  return readdirSync(join(root, rel)).flatMap((name) => {
+    const path = rel ? `${rel}/${name}` : name
+    return statSync(join(root, path)).isDirectory() ? listFiles(root, path) : [path]
+  })
 }
 
 beforeAll(async () => {
@@ -95,6 +107,9 @@ describe('deskhook backup (P17)', () => {
     expect(summary.counts.jobVersions).toBe(2)
     expect(summary.files.screenshots).toBeGreaterThanOrEqual(40)
     expect(summary.bytes).toBe(readFileSync(archive).length)
+    // gzip's magic bytes, and smaller than the tar it holds.
+    expect([...readFileSync(archive).subarray(0, 2)]).toEqual([0x1f, 0x8b])
+    expect(summary.bytes).toBeLessThan(plainTar().length)
     // Calls were accepted while the copy ran.
     expect(acked.filter((a) => a.at > backupCreatedAt).length).toBeGreaterThan(0)
   }, 30_000)
@@ -149,11 +164,11 @@ describe('deskhook restore (P17)', () => {
   }, 30_000)
 
   test('one flipped byte in a screenshot: refused, naming the file; nothing is restored', async () => {
-    const tar = readFileSync(archive)
+    const tar = plainTar()
     const entry = findEntry(tar, (n) => n.startsWith('screenshots/'))
     tar.writeUInt8(tar.readUInt8(entry.data + 3) ^ 0x01, entry.data + 3)
-    const bad = join(work.path, 'flipped.tar')
-    writeFileSync(bad, tar)
+    const bad = join(work.path, 'flipped.tar.gz')
+    writeFileSync(bad, gzipSync(tar))
     const target = join(work.path, 'never')
     const r = await cli(['restore', bad, '--data', target])
     expect(r.code).toBe(1)
@@ -163,15 +178,109 @@ describe('deskhook restore (P17)', () => {
   })
 
   test('one flipped byte in the database: refused, naming it', async () => {
-    const tar = readFileSync(archive)
+    const tar = plainTar()
     const entry = findEntry(tar, (n) => n === 'deskhook.db')
     tar.writeUInt8(tar.readUInt8(entry.data + 5000) ^ 0x40, entry.data + 5000)
-    const bad = join(work.path, 'flipped-db.tar')
-    writeFileSync(bad, tar)
+    const bad = join(work.path, 'flipped-db.tar.gz')
+    writeFileSync(bad, gzipSync(tar))
     const r = await cli(['restore', bad, '--data', join(work.path, 'never-db')])
     expect(r.code).toBe(1)
     expect(r.stderr).toContain('deskhook.db fails its checksum')
   })
+
+  test('an archive from before compression (a plain .tar): restored the same way', async () => {
+    const old = join(work.path, 'before-gzip.tar')
+    writeFileSync(old, plainTar())
+    const target = join(work.path, 'from-plain-tar')
+    const r = await cli(['restore', old, '--data', target, '--json'])
+    expect(r.code).toBe(0)
+    const summary = JSON.parse(r.stdout)
+    expect(summary.counts.jobVersions).toBe(2)
+    expect(summary.files.screenshots).toBeGreaterThanOrEqual(40)
+    const db = new Database(join(target, 'deskhook.db'), { readonly: true })
+    expect(db.query('SELECT count(*) AS n FROM job_versions').get()).toEqual({ n: 2 })
+    db.close()
+  })
+
+  test('a damaged or cut-off compressed archive: refused as damaged; nothing is restored', async () => {
+    const gz = readFileSync(archive)
+    const flipped = Buffer.from(gz)
+    const at = Math.floor(gz.length / 2)
+    flipped.writeUInt8(flipped.readUInt8(at) ^ 0xff, at)
+    const cut = gz.subarray(0, at)
+    for (const [name, bytes] of [
+      ['flipped-gzip.tar.gz', flipped],
+      ['cut.tar.gz', cut],
+    ] as const) {
+      const bad = join(work.path, name)
+      writeFileSync(bad, bytes)
+      const target = join(work.path, `never-${name}`)
+      const r = await cli(['restore', bad, '--data', target])
+      expect(r.code).toBe(1)
+      expect(r.stderr).toContain(`The archive ${bad} is damaged`)
+      expect(existsSync(target)).toBe(false)
+    }
+  })
+
+  test('durable: every restored file, then each folder holding it, then the data dir, is fsynced', async () => {
+    const target = join(work.path, 'synced')
+    const calls: { kind: 'file' | 'dir'; path: string }[] = []
+    const summary = await restoreBackup({
+      archive,
+      dataDir: target,
+      sync: {
+        file: (path) => void calls.push({ kind: 'file', path }),
+        dir: (path) => void calls.push({ kind: 'dir', path }),
+      },
+    })
+    // The files were synced where they were unpacked: the staging folder, renamed away since.
+    const staging = calls.find((c) => c.kind === 'dir' && basename(c.path).startsWith('.restore-'))!.path
+    expect(dirname(staging)).toBe(target)
+    const synced = calls.filter((c) => c.kind === 'file').map((c) => relative(staging, c.path))
+    const restored = listFiles(target).filter((f) => f !== 'deskhook.lock')
+    expect(synced.sort()).toEqual(restored.sort())
+    expect(synced.filter((f) => f.startsWith('screenshots/')).length).toBe(summary.files.screenshots)
+    // Each folder after the files in it; the staging folder after its subfolders.
+    const index = (kind: string, path: string) => calls.findIndex((c) => c.kind === kind && c.path === path)
+    for (const c of calls.filter((x) => x.kind === 'file')) {
+      const folder = index('dir', dirname(c.path))
+      expect(folder).toBeGreaterThan(calls.indexOf(c))
+    }
+    // Last: the data dir (the renames into it), then its parent (the dir was new).
+    expect(calls.at(-2)).toEqual({ kind: 'dir', path: target })
+    expect(calls.at(-1)).toEqual({ kind: 'dir', path: work.path })
+  })
+
+  test.skipIf(!Bun.which('strace'))(
+    'durable for real: the restore process fsyncs every restored file and the data dir (strace)',
+    async () => {
+      const target = join(work.path, 'straced')
+      const trace = join(work.path, 'restore.strace')
+      const proc = Bun.spawn(
+        [
+          'strace',
+          ...['-f', '-qq', '-y', '-e', 'trace=fsync,fdatasync', '-o', trace],
+          ...[process.execPath, join(import.meta.dir, '../../src/main.ts'), 'restore', archive],
+          ...['--data', target],
+        ],
+        { stdout: 'pipe', stderr: 'pipe' },
+      )
+      expect(await proc.exited).toBe(0)
+      // `fsync(7</path/as/it/was/then>) = 0`, in the order they ran.
+      const synced = readFileSync(trace, 'utf8')
+        .split('\n')
+        .map((l) => /f(?:data)?sync\(\d+<([^>]*)>\)\s+= 0/.exec(l)?.[1])
+        .filter((p): p is string => p !== undefined)
+      const unstaged = (p: string) => relative(target, p).replace(/^\.restore-[^/]+\/?/, '')
+      const files = new Set(synced.map(unstaged))
+      for (const f of listFiles(target).filter((x) => x !== 'deskhook.lock')) expect(files).toContain(f)
+      // The data dir itself, after the last restored file was synced.
+      expect(synced.lastIndexOf(target)).toBeGreaterThan(
+        Math.max(...listFiles(target).map((f) => synced.findLastIndex((p) => unstaged(p) === f))),
+      )
+    },
+    30_000,
+  )
 
   test('into the data dir of a running server: refused, even with --force; the server is untouched', async () => {
     for (const extra of [[], ['--force']]) {

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { AppContext } from '../../context.ts'
+import { isCompiled } from '../../lib/compiled.ts'
 
 export const AGENT_EXE_NAME = 'deskhook.exe'
 
@@ -13,9 +14,6 @@ export interface AgentExe {
   size: number
   sha256: string
 }
-
-/** A compiled deskhook runs from Bun's embedded file system, not from a source tree. */
-const isCompiled = () => Bun.main.startsWith('/$bunfs/') || /^[A-Za-z]:[\\/]~BUN[\\/]/.test(Bun.main)
 
 /**
  * Where the server looks for the agent, in order: beside the server's own program (where

@@ -1,8 +1,9 @@
 import { Database } from 'bun:sqlite'
 import { createHash } from 'node:crypto'
-import { closeSync, createReadStream, createWriteStream, fsyncSync, openSync } from 'node:fs'
+import { createReadStream, createWriteStream } from 'node:fs'
 import { readFile, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
+import { createGzip } from 'node:zlib'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { type Pack, pack as tarPack } from 'tar-stream'
 import { DB_FILE, type Db } from '../../db/client.ts'
@@ -10,6 +11,7 @@ import * as schema from '../../db/schema/index.ts'
 import { AppError } from '../../lib/errors.ts'
 import { VERSION } from '../../version.ts'
 import { configFiles, type DataFile, referencedFiles } from './data-files.ts'
+import { fsyncs } from './durable.ts'
 import {
   ARCHIVE_FORMAT,
   appliedMigrations,
@@ -32,11 +34,18 @@ export interface BackupSummary {
   files: { database: number; screenshots: number; recordings: number; config: number; missing: number }
 }
 
+/** `deskhook-backup-20250131-023000.tar.gz`: the name sorts by time (UTC). */
+export function archiveName(at: Date): string {
+  const stamp = at.toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-')
+  return `deskhook-backup-${stamp}.tar.gz`
+}
+
 /**
  * A consistent copy of a data dir while its server runs: `VACUUM INTO` copies the database as of
  * one read transaction (WAL lets the server keep committing meanwhile), and the screenshot files
- * that copy names are added beside it, with a manifest of SHA-256 checksums, as one tar file.
- * Everything committed before `createdAt` is in the copy.
+ * that copy names are added beside it, with a manifest of SHA-256 checksums, as one gzipped tar
+ * file. Everything committed before `createdAt` is in the copy. The archive is fsynced, and its
+ * folder after the rename, before this returns.
  */
 export async function createBackup(opts: {
   dataDir: string
@@ -85,8 +94,9 @@ export async function createBackup(opts: {
     await addBuffer(tar, MANIFEST_NAME, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`))
     tar.finalize()
     await written
-    syncFile(partial)
+    fsyncs.file(partial)
     await rename(partial, out)
+    fsyncs.dir(dirname(out))
     const kinds = (k: ManifestFile['kind']) => manifest.files.filter((f) => f.kind === k).length
     return {
       archive: out,
@@ -146,13 +156,16 @@ export function integrityCheck(sqlite: Database): string {
   return rows.map((r) => r.integrity_check).join('; ')
 }
 
+/** tar → gzip → file; settles when the file is closed. The checksums are of the tar's contents. */
 function writeTo(tar: Pack, path: string): Promise<void> {
   return new Promise((resolveDone, reject) => {
+    const gzip = createGzip()
     const file = createWriteStream(path, { mode: 0o600 })
     tar.on('error', reject)
+    gzip.on('error', reject)
     file.on('error', reject)
     file.on('close', () => resolveDone())
-    tar.pipe(file)
+    tar.pipe(gzip).pipe(file)
   })
 }
 
@@ -206,15 +219,6 @@ function addBuffer(tar: Pack, name: string, bytes: Buffer): Promise<void> {
       .entry({ name, size: bytes.length, mode: 0o600 }, (err) => (err ? reject(err) : resolveDone()))
       .end(bytes)
   })
-}
-
-function syncFile(path: string): void {
-  const fd = openSync(path, 'r')
-  try {
-    fsyncSync(fd)
-  } finally {
-    closeSync(fd)
-  }
 }
 
 async function sizeText(path: string): Promise<string> {

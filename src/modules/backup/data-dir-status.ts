@@ -8,6 +8,7 @@ import { DB_FILE, type Db } from '../../db/client.ts'
 import * as schema from '../../db/schema/index.ts'
 import { executions } from '../../db/schema/index.ts'
 import { AppError } from '../../lib/errors.ts'
+import { lastScheduledBackup, type ScheduledBackupRecord } from './last-scheduled.ts'
 import { appliedMigrations, type BackupCounts, readCounts } from './manifest.ts'
 import { serverUsing } from './server-check.ts'
 
@@ -25,6 +26,8 @@ export interface DataDirStatus {
   counts: BackupCounts
   /** Bytes free for deskhook on the data dir's file system. */
   freeBytes: number
+  /** The server's latest scheduled backup (`--backup-dir`), or null when it never made one. */
+  lastScheduledBackup: ScheduledBackupRecord | null
 }
 
 /** What an admin checks before a backup or when the disk fills: sizes, counts, the oldest run. */
@@ -41,6 +44,7 @@ export async function dataDirStatus(dir: string): Promise<DataDirStatus> {
   let counts: BackupCounts
   let oldestRunAt: string | null
   let schemaLevel: number
+  let lastBackup: ScheduledBackupRecord | null
   try {
     sqlite.run('PRAGMA busy_timeout = 10000')
     const db = drizzle({ client: sqlite, schema }) as Db
@@ -50,6 +54,7 @@ export async function dataDirStatus(dir: string): Promise<DataDirStatus> {
     oldestRunAt =
       db.select({ at: executions.queuedAt }).from(executions).orderBy(asc(executions.seq)).limit(1).get()
         ?.at ?? null
+    lastBackup = lastScheduledBackup(db)
   } finally {
     sqlite.close()
   }
@@ -65,6 +70,7 @@ export async function dataDirStatus(dir: string): Promise<DataDirStatus> {
     oldestRunAt,
     counts,
     freeBytes: Number(fs.bavail) * Number(fs.bsize),
+    lastScheduledBackup: lastBackup,
   }
 }
 

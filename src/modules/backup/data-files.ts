@@ -80,7 +80,7 @@ export async function configFiles(dataDir: string): Promise<DataFile[]> {
       if (e.name.startsWith('.') || !isSafeArchivePath(path)) continue
       if (depth === 0 && (NOT_CONFIG.has(e.name) || NOT_CONFIG_DIRS.has(e.name))) continue
       // Temp files, and earlier backups kept in the data dir.
-      if (e.name.endsWith('.tmp') || e.name.endsWith('.tar')) continue
+      if (e.name.endsWith('.tmp') || /\.(tar|tar\.gz|tgz)$/.test(e.name)) continue
       if (e.isFile()) files.push({ path, kind: 'config' })
       else if (e.isDirectory() && depth < 2) await walk(path, depth + 1)
     }

@@ -1,8 +1,9 @@
 import { Database } from 'bun:sqlite'
 import { createHash } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, mkdtemp, readdir, rename, rm, rmdir, stat } from 'node:fs/promises'
+import { mkdir, mkdtemp, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
+import { createGunzip } from 'node:zlib'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
 import { extract as tarExtract } from 'tar-stream'
 import { DB_FILE, type Db } from '../../db/client.ts'
@@ -12,6 +13,7 @@ import { DataDirLocked, lockDataDir } from '../../lib/data-dir-lock.ts'
 import { AppError } from '../../lib/errors.ts'
 import { integrityCheck } from './create-backup.ts'
 import { isSafeArchivePath } from './data-files.ts'
+import { fsyncs, type Sync } from './durable.ts'
 import { type BackupCounts, MANIFEST_NAME, type Manifest, parseManifest, readCounts } from './manifest.ts'
 import type { Progress } from './progress.ts'
 import { serverUsing } from './server-check.ts'
@@ -35,15 +37,20 @@ const IGNORABLE = (name: string) => name === 'deskhook.lock' || name.startsWith(
  * Restores an archive into a data dir no server is using. The archive is unpacked into a staging
  * folder inside the data dir and checked there (every checksum, the file list, integrity_check, the
  * schema level, the counts) before anything that was in the dir is moved; the lock is held
- * throughout, so no server can start on a half-restored dir.
+ * throughout, so no server can start on a half-restored dir. Archives are gzipped tar files, or
+ * plain tar files (written before backups were compressed). Every restored file and folder is
+ * fsynced before this returns: a power cut after "Restored" cannot take the restore back.
  */
 export async function restoreBackup(opts: {
   archive: string
   dataDir: string
   force?: boolean
   progress?: Progress
+  /** The fsyncs (tests record them); the real ones by default. */
+  sync?: Sync
 }): Promise<RestoreSummary> {
   const progress = opts.progress ?? (() => {})
+  const sync = opts.sync ?? fsyncs
   const archive = resolve(opts.archive)
   const dataDir = resolve(opts.dataDir)
   if (!(await stat(archive).catch(() => null))?.isFile())
@@ -57,7 +64,7 @@ export async function restoreBackup(opts: {
   try {
     staging = await mkdtemp(join(dataDir, '.restore-'))
     progress(`unpacking ${archive}`)
-    const manifest = await unpackAndVerify(archive, staging)
+    const manifest = await unpackAndVerify(archive, staging, sync)
     progress('checking the database (integrity_check)')
     verifyDatabase(archive, join(staging, DB_FILE), manifest)
 
@@ -71,6 +78,10 @@ export async function restoreBackup(opts: {
       for (const name of present) await rename(join(dataDir, name), join(previousContents, name))
     }
     for (const name of await readdir(staging)) await rename(join(staging, name), join(dataDir, name))
+    // The renames above are durable once the folders naming them are synced.
+    if (previousContents) sync.dir(previousContents)
+    sync.dir(dataDir)
+    if (!existed) sync.dir(dirname(dataDir))
     const kinds = (k: string) => manifest.files.filter((f) => f.kind === k).length
     return {
       archive,
@@ -122,20 +133,38 @@ async function contents(dataDir: string): Promise<string[]> {
   }
 }
 
+/** gzip's magic bytes: a compressed archive starts with them, a plain tar file never does. */
+async function isGzipped(archive: string): Promise<boolean> {
+  const file = await open(archive, 'r')
+  try {
+    const head = Buffer.alloc(2)
+    const { bytesRead } = await file.read(head, 0, 2, 0)
+    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b
+  } finally {
+    await file.close()
+  }
+}
+
 /**
- * Unpacks every entry into `staging`, hashing as it writes, then checks the result against the
- * manifest: the same files, each with its size and SHA-256. Names the first file that differs.
+ * Unpacks every entry into `staging`, hashing and fsyncing as it writes (then each folder it made),
+ * and checks the result against the manifest: the same files, each with its size and SHA-256.
+ * Names the first file that differs.
  */
-async function unpackAndVerify(archive: string, staging: string): Promise<Manifest> {
+async function unpackAndVerify(archive: string, staging: string, sync: Sync): Promise<Manifest> {
   const seen = new Map<string, { bytes: number; sha256: string }>()
   let manifestText: string | undefined
   let last = '(the start)'
   const damaged = (why: string) =>
     new AppError('INVALID_REQUEST', `The archive ${archive} is damaged: ${why}. Nothing was restored.`)
+  const folders = new Set<string>([staging])
   const input = createReadStream(archive)
+  const gunzip = (await isGzipped(archive)) ? createGunzip() : undefined
   const tar = tarExtract()
   input.on('error', (err) => tar.destroy(err))
-  input.pipe(tar)
+  if (gunzip) {
+    gunzip.on('error', (err) => tar.destroy(err))
+    input.pipe(gunzip).pipe(tar)
+  } else input.pipe(tar)
   try {
     for await (const entry of tar) {
       const { name, type } = entry.header
@@ -152,6 +181,7 @@ async function unpackAndVerify(archive: string, staging: string): Promise<Manife
       } else {
         const target = join(staging, name)
         await mkdir(dirname(target), { recursive: true, mode: 0o700 })
+        for (let dir = dirname(target); dir !== staging; dir = dirname(dir)) folders.add(dir)
         const out = createWriteStream(target, { mode: 0o600 })
         const closed = new Promise<void>((ok, fail) => {
           out.on('close', ok)
@@ -165,6 +195,7 @@ async function unpackAndVerify(archive: string, staging: string): Promise<Manife
         }
         out.end()
         await closed
+        sync.file(target)
       }
       seen.set(name, { bytes, sha256: hash.digest('hex') })
       last = name
@@ -174,7 +205,10 @@ async function unpackAndVerify(archive: string, staging: string): Promise<Manife
     throw damaged(`${(err as Error).message} (after ${last})`)
   } finally {
     input.destroy()
+    gunzip?.destroy()
   }
+  // Deepest first, so each folder is synced after the ones inside it.
+  for (const dir of [...folders].sort((a, b) => b.length - a.length)) sync.dir(dir)
   if (manifestText === undefined) throw damaged(`it has no ${MANIFEST_NAME} (a backup always ends with one)`)
   let manifest: Manifest
   try {
