@@ -13,6 +13,7 @@ import m10 from './0010_recordings.sql' with { type: 'text' }
 import m11 from './0011_audit_log.sql' with { type: 'text' }
 import m12 from './0012_job_secret_inputs.sql' with { type: 'text' }
 import m13 from './0013_key_limits.sql' with { type: 'text' }
+import m14 from './0014_sample_sealed_secret_inputs.sql' with { type: 'text' }
 
 export const migrations: { name: string; sql: string }[] = [
   { name: '0000_init', sql: m0 },
@@ -29,4 +30,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '0011_audit_log', sql: m11 },
   { name: '0012_job_secret_inputs', sql: m12 },
   { name: '0013_key_limits', sql: m13 },
+  { name: '0014_sample_sealed_secret_inputs', sql: m14 },
 ]

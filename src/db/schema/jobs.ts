@@ -66,6 +66,14 @@ export const samples = sqliteTable(
       .references(() => jobs.id, { onDelete: 'cascade' }),
     /** The job input exactly as a live call would see it (query + body, `_http`, no envelope). */
     input: text('input', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    /**
+     * The values of the job's secret inputs, by path: each sealed (AES-256-GCM, bound to job,
+     * sample and path, base64). `input` holds MASK there; only the builder gets them opened.
+     */
+    sealedSecretInputs: text('sealed_secret_inputs', { mode: 'json' })
+      .$type<Record<string, string>>()
+      .notNull()
+      .default({}),
     expect: text('expect', { mode: 'json' }).$type<Record<string, unknown>>(),
     prompt: text('prompt'),
     /** Scenario this sample belongs to: named by the envelope, or by the builder from its outcome. */

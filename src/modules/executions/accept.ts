@@ -8,6 +8,7 @@ import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { normalisePath } from '../jobs/path-pattern.ts'
 import type { Job } from '../jobs/service.ts'
+import { digestSecretInputs } from '../secrets/secret-digest.ts'
 import { holdSecretInputs, splitSecretInputs } from '../secrets/secret-inputs.ts'
 import type { ExecutionRow } from './model.ts'
 import { claimInserted } from './service.ts'
@@ -43,10 +44,13 @@ export function checkIdempotencyKey(raw: string | null): string | null {
 /**
  * Method, path and input (without request headers, which differ between retries), each in one
  * canonical form: the path as jobs have it (`/orders/` is `/orders`), the input with its keys
- * sorted, so the same JSON with keys in another order is the same call.
+ * sorted, so the same JSON with keys in another order is the same call. A secret input enters
+ * only as its keyed digest: the stored fingerprint is no plain hash a password could be guessed
+ * from, and another password is still another call.
  */
-function fingerprint(req: AcceptRequest): string {
-  const { _http, ...body } = req.input
+function fingerprint(ctx: AppContext, req: AcceptRequest): string {
+  const input = digestSecretInputs(ctx, `idempotency:${req.job.id}`, req.input, req.job.secretInputs ?? [])
+  const { _http, ...body } = input
   return createHash('sha256')
     .update(`${req.method.toUpperCase()} ${normalisePath(req.path)}\n${stableStringify(body)}`)
     .digest('base64url')
@@ -93,7 +97,7 @@ export function acceptExecution(
   const version = req.job.liveVersion
   if (version === null)
     throw new AppError('JOB_NOT_LIVE', `${req.job.method} ${req.job.path} has no live version`)
-  const fp = req.idempotencyKey ? fingerprint(req) : null
+  const fp = req.idempotencyKey ? fingerprint(ctx, req) : null
   return ctx.writes.run(
     () => {
       const now = ctx.clock.now()

@@ -6,6 +6,7 @@ import { newId } from '../../lib/ids.ts'
 import type { Automation } from '../../protocol/automation.ts'
 import { SYSTEM_ACTOR } from '../audit/actor.ts'
 import { recordAudit } from '../audit/record.ts'
+import { protectSecretInputs } from '../secrets/protect-secret-inputs.ts'
 import { mergeSecretInputs, splitSecretInputs } from '../secrets/secret-inputs.ts'
 import { inputKey, JOB_FILE_FORMAT, JOB_FILE_VERSION, type JobFile, type JobFileSample } from './job-file.ts'
 import { checkJobFile } from './job-file-check.ts'
@@ -131,7 +132,8 @@ export function importJob(
     )
     let samplesAdded = 0
     for (const s of file.samples) {
-      const key = inputKey(s.input)
+      // Stored samples hold MASK at secret inputs: a file that has the value is the same sample.
+      const key = inputKey(splitSecretInputs(s.input, secretInputs).masked)
       if (known.has(key)) continue
       known.add(key)
       tx.insert(samples)
@@ -148,6 +150,8 @@ export function importJob(
         .run()
       samplesAdded++
     }
+    // A value the file (or an earlier sample) holds in clear at a secret input is sealed.
+    protectSecretInputs(ctx, tx, jobId, secretInputs)
     const version = insertJobVersion(tx, now, jobId, file.automation)
     if (opts.live) tx.update(jobs).set({ mode: 'live', liveVersion: version }).where(eq(jobs.id, jobId)).run()
     const details = { method: file.method, path: file.path, version, created: !existing, live: !!opts.live }

@@ -16,7 +16,7 @@ import { recordAudit } from '../audit/record.ts'
 import { rememberSubmitted } from '../builds/submitted.ts'
 import { removeRecordingFiles } from '../recordings/files.ts'
 import { routerFor } from './routes-cache.ts'
-import { getJob, type Job, requireJob } from './service.ts'
+import { getJob, type Job, jobIdNotFound, requireJob } from './service.ts'
 import { recomputeStability } from './stability.ts'
 
 /** A build in these states has a desktop working on its sample (or is asking about it). */
@@ -41,7 +41,7 @@ export interface JobDeleted {
 
 function jobById(ctx: AppContext, jobId: string): Job {
   const job = getJob(ctx, jobId)
-  if (!job) throw new AppError('JOB_NOT_FOUND', `No job with id ${jobId}`)
+  if (!job) throw jobIdNotFound(jobId)
   return job
 }
 
@@ -73,7 +73,7 @@ export function removeSample(ctx: AppContext, jobId: string, sampleId: string): 
           { buildId: running.id },
         )
       // Its record may be in the app now: a re-sent sample must still be known as submitted.
-      rememberSubmitted(tx, job.id, sampleId, ctx.clock.now().toISOString())
+      rememberSubmitted(ctx, tx, job.id, sampleId, ctx.clock.now().toISOString())
       const shown = recordingsOf(tx, eq(builds.sampleId, sampleId))
       tx.delete(samples).where(eq(samples.id, sampleId)).run()
       return shown

@@ -9,6 +9,27 @@ export function inferInputSchema(inputs: Record<string, unknown>[]): JsonSchema 
 }
 
 /**
+ * Marks the job's secret inputs (`password`, `login.pin`) in its request schema as OpenAPI marks a
+ * password: `format: password` (forms and docs hide what is typed) and `writeOnly` (sent, never
+ * returned). Their sample values are masked, so nothing else is learnt from them. Changes `schema`.
+ */
+export function markSecretProperties(schema: JsonSchema, paths: readonly string[]): JsonSchema {
+  for (const path of paths) markPath(schema, path.split('.'))
+  return schema
+}
+
+function markPath(schema: JsonSchema, keys: string[]): void {
+  // A member that took several shapes across samples is an `anyOf`: mark it in each.
+  if (Array.isArray(schema.anyOf)) for (const branch of schema.anyOf) markPath(branch as JsonSchema, keys)
+  const properties = schema.properties as Record<string, JsonSchema> | undefined
+  const member = properties?.[keys[0]!]
+  if (!member) return
+  if (keys.length > 1) return markPath(member, keys.slice(1))
+  member.format = 'password'
+  member.writeOnly = true
+}
+
+/**
  * The output schema, from the samples' `expect`: exact values give their own type, and
  * `{"$type": "string"}` placeholders give that type.
  */

@@ -5,7 +5,7 @@ import { baseUrl } from '../../http/base-url.ts'
 import { VERSION } from '../../version.ts'
 import { ENVELOPE_KEY } from '../teach/model.ts'
 import { components, errorResponse, reservedPaths } from './components.ts'
-import { inferInputSchema, inferOutputSchema } from './infer-schema.ts'
+import { inferInputSchema, inferOutputSchema, markSecretProperties } from './infer-schema.ts'
 
 type Obj = Record<string, unknown>
 
@@ -61,7 +61,15 @@ export function buildOpenApi(ctx: AppContext, serverUrl: string): Obj {
         { $ref: '#/components/parameters/asyncHeader' },
       ],
       ...(hasBody
-        ? { requestBody: { content: { 'application/json': { schema: inferInputSchema(data.inputs) } } } }
+        ? {
+            requestBody: {
+              content: {
+                'application/json': {
+                  schema: markSecretProperties(inferInputSchema(data.inputs), job.secretInputs),
+                },
+              },
+            },
+          }
         : {}),
       responses: {
         200: {

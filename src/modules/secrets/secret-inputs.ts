@@ -1,6 +1,4 @@
-import { eq } from 'drizzle-orm'
 import type { AppContext } from '../../context.ts'
-import { jobs } from '../../db/schema/index.ts'
 import { AppError } from '../../lib/errors.ts'
 import { MASK } from './scrub.ts'
 
@@ -8,7 +6,8 @@ import { MASK } from './scrub.ts'
  * Secret inputs: members of a job's input (`password`, `login.pin`) whose values a caller sends
  * with each call and that must never be stored, logged or sent anywhere but the agent running the
  * call. The stored input holds MASK there; the values wait in this process's memory until the run
- * is dispatched and are forgotten when it ends.
+ * is dispatched and are forgotten when it ends. (A taught sample's are sealed instead, for the
+ * builder to verify it again: sample-secrets.ts.)
  */
 
 /** A dotted path of input member names, as `deskhook.secrets` lists them. */
@@ -27,30 +26,6 @@ export function checkSecretInputPath(path: string, field: string): void {
 /** The paths of both lists, each once, in order. */
 export function mergeSecretInputs(current: readonly string[], added: readonly string[]): string[] {
   return [...new Set([...current, ...added])]
-}
-
-/**
- * Adds input members to a job's secret inputs (the builder found them typed into password
- * fields). Never removes one: once secret, always secret.
- */
-export function markSecretInputs(ctx: AppContext, jobId: string, paths: readonly string[]): void {
-  if (paths.length === 0) return
-  const changed = ctx.db.transaction(
-    (tx) => {
-      const row = tx.select({ secretInputs: jobs.secretInputs }).from(jobs).where(eq(jobs.id, jobId)).get()
-      if (!row || paths.every((p) => row.secretInputs.includes(p))) return false
-      tx.update(jobs)
-        .set({
-          secretInputs: mergeSecretInputs(row.secretInputs, paths),
-          updatedAt: ctx.clock.now().toISOString(),
-        })
-        .where(eq(jobs.id, jobId))
-        .run()
-      return true
-    },
-    { behavior: 'immediate' },
-  )
-  if (changed) ctx.events.emit('jobs.changed', jobId)
 }
 
 export type SecretInputValues = Record<string, unknown>

@@ -13,7 +13,11 @@ export const MAX_SECRET_BYTES = 4096
 
 const keys = new WeakMap<AppContext, Buffer>()
 
-function secretsKey(ctx: AppContext, create: boolean): Buffer | null {
+/**
+ * The data dir's secrets key (cached per context); `create` makes it on first use. Everything
+ * this installation seals (job secrets, samples' secret inputs) or keys a digest with uses it.
+ */
+export function secretsKey(ctx: AppContext, create: boolean): Buffer | null {
   const cached = keys.get(ctx)
   if (cached) return cached
   const key = loadSecretsKey(ctx.config.dataDir, create)

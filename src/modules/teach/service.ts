@@ -9,6 +9,8 @@ import { isReservedPath, matchPattern, parsePattern } from '../jobs/path-pattern
 import { JOB_METHODS } from '../jobs/router.ts'
 import { routerFor, transactionWithRoutes } from '../jobs/routes-cache.ts'
 import { getJobByRoute, type Job } from '../jobs/service.ts'
+import { protectSecretInputs } from '../secrets/protect-secret-inputs.ts'
+import { sealSampleInput } from '../secrets/sample-secrets.ts'
 import { mergeSecretInputs } from '../secrets/secret-inputs.ts'
 import type { HttpInfo, JobInput } from '../triggers/job-input.ts'
 import { ENVELOPE_KEY, EXPECT_TYPES, TeachEnvelope, type TeachResponse } from './model.ts'
@@ -85,15 +87,26 @@ export function teach(ctx: AppContext, req: TeachRequest): TeachResult {
       // Once secret, always secret: a later sample that leaves one out does not unmark it.
       job = { ...job, secretInputs: mergeSecretInputs(job.secretInputs, envelope.secrets), updatedAt: now }
       tx.update(jobs).set({ secretInputs: job.secretInputs, updatedAt: now }).where(eq(jobs.id, job.id)).run()
+      protectSecretInputs(ctx, tx, job.id, job.secretInputs)
     }
     if (!created && envelope.resettable !== undefined && envelope.resettable !== job.resettable) {
       job = { ...job, resettable: envelope.resettable, updatedAt: now }
       tx.update(jobs).set({ resettable: job.resettable, updatedAt: now }).where(eq(jobs.id, job.id)).run()
     }
+    const sampleId = newId()
+    // The builder replays the sample later: its secret inputs are kept, sealed, never in clear.
+    const stored = sealSampleInput(
+      ctx,
+      job.id,
+      sampleId,
+      { ...req.input, _http: { ...req.http, params } },
+      job.secretInputs,
+    )
     const sample = {
-      id: newId(),
+      id: sampleId,
       jobId: job.id,
-      input: { ...req.input, _http: { ...req.http, params } },
+      input: stored.input,
+      sealedSecretInputs: stored.sealedSecretInputs,
       expect: envelope.expect ?? null,
       prompt: envelope.prompt ?? null,
       scenario: envelope.scenario ?? null,

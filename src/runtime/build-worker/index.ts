@@ -16,8 +16,10 @@ import {
 import { askQuestion, type Build, getBuild, recordProgress } from '../../modules/builds/service.ts'
 import { submittedBefore } from '../../modules/builds/submitted.ts'
 import { getJob } from '../../modules/jobs/service.ts'
+import { markSecretInputs } from '../../modules/secrets/protect-secret-inputs.ts'
+import { openSampleInput, SampleSecretsUnreadable } from '../../modules/secrets/sample-secrets.ts'
 import { templateSecrets } from '../../modules/secrets/scrub.ts'
-import { markSecretInputs, secretInputTexts, splitSecretInputs } from '../../modules/secrets/secret-inputs.ts'
+import { secretInputTexts, splitSecretInputs } from '../../modules/secrets/secret-inputs.ts'
 import { jobSecretValues, scrubJobSecrets } from '../../modules/secrets/service.ts'
 import type { Automation } from '../../protocol/automation.ts'
 import type { AgentHub } from '../agent-hub/index.ts'
@@ -195,37 +197,54 @@ export class BuildWorker implements Service {
       const sample = this.ctx.db.select().from(samples).where(eq(samples.id, build.sampleId)).get()
       if (!job || !sample) return // deleted meanwhile (the build row went with them)
       const secrets = jobSecretValues(this.ctx, job.id)
+      // The samples as taught: their sealed secret inputs opened, for this build's memory only.
+      let input: Record<string, unknown>
+      let previous: BuildRequest['previous']
+      try {
+        input = openSampleInput(this.ctx, sample)
+        previous = passingSamples(this.ctx, job.id, sample.id).map((s) => ({
+          id: s.id,
+          input: openSampleInput(this.ctx, s),
+          expect: s.expect,
+          scenario: s.scenario ?? 'main',
+        }))
+      } catch (err) {
+        if (!(err instanceof SampleSecretsUnreadable)) throw err
+        // Nothing was done on the desktop yet: the build fails before the app is touched.
+        return failBuild(this.ctx, build.id, { code: 'SECRETS_UNREADABLE', message: err.message })
+      }
       const req: BuildRequest = {
         prompt: job.prompt,
         sample: {
           id: sample.id,
-          input: sample.input,
+          input,
           expect: sample.expect,
           scenarioName: sample.scenario,
-          submittedBefore: submittedBefore(this.ctx, job.id, build.id, sample.input),
+          submittedBefore: submittedBefore(this.ctx, job.id, build.id, input),
         },
         resettable: job.resettable,
-        previous: passingSamples(this.ctx, job.id, sample.id).map((s) => ({
-          id: s.id,
-          input: s.input,
-          expect: s.expect,
-          scenario: s.scenario ?? 'main',
-        })),
+        previous,
         automation: draftAutomation(this.ctx, job.id) as Automation | null,
         secretNames: Object.keys(secrets).sort(),
         secrets,
         route: { method: job.method, path: job.path },
         ...(build.demonstrate ? { demonstrate: true } : {}),
       }
-      // What the build writes masks the job's secrets, the sample's secret inputs, and any value it
+      // What the build writes masks the job's secrets, the samples' secret inputs, and any value it
       // types into a password field from the moment it does (that member becomes a secret input).
+      const taughtValues = [input, ...previous.map((p) => p.input)].flatMap((taught, i) =>
+        Object.entries(splitSecretInputs(taught, job.secretInputs).values).map(([path, v]) => [
+          `${i}:${path}`,
+          v,
+        ]),
+      )
       const masking: Record<string, string> = {
         ...secrets,
-        ...secretInputTexts(splitSecretInputs(sample.input, job.secretInputs).values),
+        ...secretInputTexts(Object.fromEntries(taughtValues)),
       }
       const fills = watchSecretFills(
         withJobSecrets(hubDesktop(this.hub, desktop.id, desktop.name), secrets),
-        sample.input,
+        input,
         masking,
       )
       const port = fills.port

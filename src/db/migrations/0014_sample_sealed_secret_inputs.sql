@@ -1,0 +1,1 @@
+ALTER TABLE `samples` ADD `sealed_secret_inputs` text DEFAULT '{}' NOT NULL;
