@@ -3,7 +3,8 @@
 // recorder numbers the events, notes the screen each was made on (a snapshot taken whenever the
 // window settles) and a screenshot after each burst of actions, and hands the whole Recording
 // over when the server stops it. One recording at a time; values typed into password fields
-// never reach it (the driver reports `secret: true` without the value).
+// never reach it (the driver reports `secret: true` without the value), and its screenshots show
+// password fields blacked out.
 import type { Logger } from '../lib/logger.ts'
 import { type Driver, DriverError } from '../protocol/driver.ts'
 import type { Snapshot, WindowInfo } from '../protocol/elements.ts'
@@ -14,6 +15,7 @@ import type {
   RecordingStatus,
   RemoteInput,
 } from '../protocol/recording.ts'
+import { redactedScreenshot } from './redacted-screenshot.ts'
 
 /** How long the window must stay unchanged to count as settled before a snapshot is taken. */
 const QUIET_MS = 200
@@ -21,6 +23,8 @@ const QUIET_MS = 200
 const SETTLE_MAX_MS = 3_000
 /** Bytes of JSON a recording may take, well under the hub's 8 MB frame. */
 export const RECORDING_BUDGET = 6 * 1024 * 1024
+/** How long one wait for a change of the recorded window lasts. */
+const WATCH_MS = 500
 /** How many recent actions the status lists. */
 const RECENT = 5
 
@@ -170,16 +174,27 @@ export class Recorder {
 
   /** Reads the window again each time it settles after a change or an action. */
   async #settleLoop(s: Session): Promise<void> {
+    let watchFailed = false
     while (!s.ended) {
       // An action wakes the loop at once: the screen it leads to is read as soon as it settles.
       const woken = new Promise<'changed'>((resolve) => {
         s.wake = () => resolve('changed')
       })
       const change = await Promise.race([
-        this.driver.waitForChange(s.windowId, 500).catch(() => 'timeout' as const),
+        this.driver.waitForChange(s.windowId, WATCH_MS).catch((err: unknown) => ({ err })),
         woken,
       ])
       if (s.ended) break
+      if (typeof change === 'object') {
+        // The window or the driver is gone, and waitForChange fails at once: wait out its interval
+        // (or the next action) instead of spinning, which would starve the agent's heartbeats.
+        if (!watchFailed)
+          this.log.warn({ err: change.err, windowId: s.windowId }, 'the recorded window cannot be watched')
+        watchFailed = true
+        await Promise.race([woken, Bun.sleep(WATCH_MS)])
+        continue
+      }
+      watchFailed = false
       if (change !== 'changed' && !s.dirty) continue
       await this.#settle(s.windowId)
       if (s.ended) break
@@ -206,7 +221,7 @@ export class Recorder {
     const latest = pending.at(-1)
     if (!latest) return
     try {
-      latest.screenshot = Buffer.from(await this.driver.screenshot(s.windowId)).toString('base64')
+      latest.screenshot = Buffer.from(await redactedScreenshot(this.driver, s.windowId)).toString('base64')
     } catch (err) {
       this.log.debug({ err }, 'no screenshot for a recorded action')
     }

@@ -3,7 +3,7 @@
 // all import it from below, without importing each other. One folder per driver under
 // agent/drivers/ (browser over CDP; native desktops through an accessibility helper).
 import type { AppSpec } from './automation.ts'
-import type { ActionResult, ElementAction, Snapshot, WindowInfo } from './elements.ts'
+import type { ActionResult, Bounds, ElementAction, Snapshot, WindowInfo } from './elements.ts'
 import type { DriverKind } from './messages.ts'
 import type { InputEvent, RemoteInput } from './recording.ts'
 
@@ -83,6 +83,13 @@ export interface Driver {
   act(windowId: string, action: ElementAction): Promise<ActionResult>
   /** JPEG bytes of the window as it is now. */
   screenshot(windowId: string): Promise<Uint8Array>
+  /**
+   * Where the window's secret fields (password boxes, as automation/secret-fields.ts names them)
+   * are, in screenshot pixels, found cheaply enough for every frame of a stream: one query of the
+   * page, or what the window's latest snapshot found. Unlike a snapshot it leaves refs and change
+   * tracking alone. Optional: without it, a caller finds them with a snapshot.
+   */
+  secretFieldBounds?(windowId: string): Promise<Bounds[]>
   /**
    * Resolves 'changed' at the next UI change in the window (DOM mutation, navigation, dialog
    * opened or closed, focus or value change) or 'timeout' after timeoutMs. Lets callers wait on

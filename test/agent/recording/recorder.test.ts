@@ -1,15 +1,20 @@
 // The agent's Recorder over the real browser driver and Chromium: actions are numbered in order,
 // each names the screen (snapshot) it was made on, bursts get a screenshot once the window
-// settles, the last screen closes the recording, and a password never reaches it.
+// settles, the last screen closes the recording, and a password never reaches it (nor do the
+// pixels of a password field: its screenshots show those blacked out).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { BrowserDriver } from '../../../src/agent/drivers/browser/index.ts'
 import { describeAction, RECORDING_BUDGET, Recorder, withinFrame } from '../../../src/agent/recorder.ts'
 import { createLogger } from '../../../src/lib/logger.ts'
 import type { UiElement } from '../../../src/protocol/elements.ts'
+import type { Recording } from '../../../src/protocol/recording.ts'
 import { eventually } from '../../helpers/cli.ts'
+import { countPixels, isBlue, isGreen, isMagenta, isRed } from '../../helpers/jpeg-pixels.ts'
 
 const PAGES = join(import.meta.dir, 'pages')
+/** Password fields filled red, blue (in a shadow root) and magenta (in a frame); the user name green. */
+const PASSWORD_PAGE = join(import.meta.dir, '..', 'pages', 'password.html')
 const PASSWORD = 'Zr8#pLq2Wd'
 
 let server: ReturnType<typeof Bun.serve>
@@ -26,6 +31,7 @@ beforeAll(async () => {
     async fetch(request) {
       const { pathname } = new URL(request.url)
       if (pathname === '/sign-in') return html(await Bun.file(join(PAGES, 'sign-in.html')).text())
+      if (pathname === '/password') return html(await Bun.file(PASSWORD_PAGE).text())
       if (pathname === '/welcome') {
         if (request.method === 'POST') await request.text()
         return html('<!doctype html><title>Welcome</title><h1>Welcome</h1>')
@@ -97,6 +103,30 @@ describe('the agent recorder', () => {
     expect(everything).not.toContain(PASSWORD)
     expect(everything).not.toContain(PASSWORD.slice(0, 4))
     expect(recording.actions.map(describeAction)).toContain('Typed a secret into the “Password” textbox')
+  }, 60_000)
+
+  test('its screenshots show every password field blacked out, and the rest of the window as it is', async () => {
+    const recorder = new Recorder(driver, createLogger({ level: 'silent', format: 'json' }))
+    const { id } = await driver.launch({ url: `${base}/password` })
+    await recorder.recordStart(id)
+    let recording: Recording
+    try {
+      const user = flat((await driver.snapshot(id)).root).find((e) => e.automationId === 'user')!
+      await recorder.input(id, { kind: 'click', x: user.bounds!.x + 5, y: user.bounds!.y + 5 })
+      await recorder.input(id, { kind: 'type', text: 'x' })
+      await eventually(async () => recorder.recordStatus().recent.some((r) => r.startsWith('Typed')))
+      recording = await recorder.recordStop()
+    } finally {
+      await recorder.discard()
+    }
+    const shots = recording.actions.flatMap((a) =>
+      a.screenshot ? [Buffer.from(a.screenshot, 'base64')] : [],
+    )
+    expect(shots.length).toBeGreaterThan(0)
+    for (const shot of shots) {
+      for (const secret of [isRed, isBlue, isMagenta]) expect(countPixels(shot, secret)).toBe(0)
+      expect(countPixels(shot, isGreen)).toBeGreaterThan(5_000) // the user name field: 240×40
+    }
   }, 60_000)
 
   test('stopping with nothing recorded is an error; a second start replaces the first', async () => {

@@ -3,19 +3,11 @@
 import type { Protocol } from 'devtools-protocol'
 import type { AppSpec } from '../../../protocol/automation.ts'
 import { type ChangeResult, type Driver, DriverError } from '../../../protocol/driver.ts'
-import type {
-  ActionResult,
-  ElementAction,
-  Snapshot,
-  UiElement,
-  WindowInfo,
-} from '../../../protocol/elements.ts'
+import type { ActionResult, Bounds, ElementAction, Snapshot, WindowInfo } from '../../../protocol/elements.ts'
 import type { InputEvent, RemoteInput } from '../../../protocol/recording.ts'
 import { performOnNode } from './actions.ts'
-import { mapAxTree } from './ax-tree.ts'
 import { CdpConnection, CdpSession } from './cdp-connection.ts'
-import { actOnDialog, dialogElement, isDialogPart } from './dialogs.ts'
-import { collectDomFacts } from './dom-facts.ts'
+import { actOnDialog, isDialogPart } from './dialogs.ts'
 import { pressKeys } from './keyboard.ts'
 import {
   type LaunchedBrowser,
@@ -23,7 +15,9 @@ import {
   launchBrowser,
   resolveDevtoolsUrl,
 } from './launch-browser.ts'
+import { partOf, snapshotPage } from './page-snapshot.ts'
 import type { PageTarget } from './page-target.ts'
+import { passwordFieldBounds } from './password-fields.ts'
 import { performRemoteInput, watchPageInput } from './recording.ts'
 import { originOf, TabRegistry } from './tab-registry.ts'
 import { settle } from './waiting.ts'
@@ -273,24 +267,8 @@ export class BrowserDriver implements Driver {
   async snapshot(windowId: string): Promise<Snapshot> {
     const tabs = this.registry()
     const page = await tabs.page(windowId)
-    page.seenSeq = page.changeSeq
-    const generation = ++page.generation
-    const ref = (part: string | number) => `${generation}:${part}`
-    const window = await tabs.fresh(windowId)
-    const capturedAt = new Date().toISOString()
-    if (page.dialog) {
-      const children = [dialogElement(page.dialog, ref)]
-      const root: UiElement = { ref: ref('root'), role: 'window', name: window.title, states: [], children }
-      return { window, root, capturedAt }
-    }
     try {
-      const [ax, dom] = await Promise.all([
-        page.call('Accessibility.getFullAXTree', {}),
-        page.call('DOMSnapshot.captureSnapshot', { computedStyles: [] }),
-      ])
-      const facts = collectDomFacts(dom)
-      const root = mapAxTree(ax.nodes, { facts, ref, rootRef: ref('root'), title: window.title })
-      return { window, root, capturedAt }
+      return await snapshotPage(page, () => tabs.fresh(windowId))
     } catch (error) {
       // A dialog opened while the tree was being read: the dialog is what the window shows now.
       if (error instanceof DriverError && error.code === 'BLOCKED_BY_DIALOG') return this.snapshot(windowId)
@@ -328,6 +306,11 @@ export class BrowserDriver implements Driver {
     const page = await this.registry().page(windowId)
     const { data } = await page.call('Page.captureScreenshot', { format: 'jpeg', quality: 75 })
     return new Uint8Array(Buffer.from(data, 'base64'))
+  }
+
+  /** One query in the page, no snapshot: cheap enough for every frame of the live preview. */
+  async secretFieldBounds(windowId: string): Promise<Bounds[]> {
+    return passwordFieldBounds(await this.registry().page(windowId))
   }
 
   /** Also counts changes since the latest snapshot (or previous wait), so none falls between look and wait. */
@@ -371,15 +354,6 @@ function hostOf(origin: string): string[] {
   } catch {
     return []
   }
-}
-
-/** Refs are `<snapshot generation>:<node>`; one from an older snapshot may point at a changed UI. */
-function partOf(ref: string, generation: number): string {
-  const colon = ref.indexOf(':')
-  if (colon < 0 || Number(ref.slice(0, colon)) !== generation) {
-    throw new DriverError('STALE_REF', `Ref ${ref} is not from the latest snapshot of this window`)
-  }
-  return ref.slice(colon + 1)
 }
 
 /**

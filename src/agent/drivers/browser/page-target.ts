@@ -66,6 +66,8 @@ export class PageTarget {
   seenSeq = 0
   /** A main-frame document is loading. */
   loading = false
+  /** Our isolated world in the main-frame document (none between two documents). */
+  worldContextId?: number
   private readonly inflight = new Map<string, number>()
   private readonly changeWaiters = new Set<() => void>()
   private readonly dialogWaiters = new Set<(dialog: NativeDialog) => void>()
@@ -178,6 +180,17 @@ export class PageTarget {
     this.unsubscribe.push(
       on('Runtime.bindingCalled', (event) => {
         if (event.name === BINDING) this.changed()
+      }),
+      on('Runtime.executionContextCreated', ({ context }) => {
+        const frameId = (context.auxData as { frameId?: string } | undefined)?.frameId
+        if (context.name === WORLD && frameId !== undefined && mainFrame(frameId))
+          this.worldContextId = context.id
+      }),
+      on('Runtime.executionContextDestroyed', ({ executionContextId }) => {
+        if (executionContextId === this.worldContextId) this.worldContextId = undefined
+      }),
+      on('Runtime.executionContextsCleared', () => {
+        this.worldContextId = undefined
       }),
       on('Page.javascriptDialogOpening', (event) => {
         this.dialog = { type: event.type, message: event.message, defaultPrompt: event.defaultPrompt ?? '' }

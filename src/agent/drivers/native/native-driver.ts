@@ -1,11 +1,13 @@
 // The Driver contract over a native accessibility helper (helper-host.ts): the same for every
 // native backend (Linux AT-SPI now, Windows UI Automation next); a backend brings its helper's
 // command line and its BackendProfile (role and state vocabulary).
+import { secretFieldBoxes } from '../../../automation/secret-fields.ts'
 import type { Logger } from '../../../lib/logger.ts'
 import type { AppSpec } from '../../../protocol/automation.ts'
 import { type ChangeResult, type Driver, DriverError } from '../../../protocol/driver.ts'
 import type {
   ActionResult,
+  Bounds,
   ElementAction,
   Snapshot,
   UiElement,
@@ -34,6 +36,9 @@ export interface NativeDriverOptions {
   callTimeoutMs?: number
 }
 
+/** How many windows' secret fields the driver remembers (the most recently read). */
+const REMEMBERED_WINDOWS = 64
+
 /** Extra time a call that waits (launch, waitForChange) gets past its own wait before the host gives up on the helper. */
 const WAIT_MARGIN_MS = 5_000
 
@@ -41,6 +46,8 @@ export class NativeDriver implements Driver {
   readonly kind: 'desktop' | 'windows'
   /** Apps this driver started (pid → how): closed again when the driver stops. */
   readonly #launched = new Map<number, AppSpec>()
+  /** Where each window's latest snapshot found its secret fields (window pixels). */
+  readonly #secretFields = new Map<string, Bounds[]>()
 
   constructor(private readonly options: NativeDriverOptions) {
     this.kind = options.kind
@@ -54,6 +61,7 @@ export class NativeDriver implements Driver {
   async stop(): Promise<void> {
     const pids = [...this.#launched.keys()]
     this.#launched.clear()
+    this.#secretFields.clear()
     if (pids.length)
       await this.options.host
         .call('close', { pids, timeoutMs: 5_000 }, { timeoutMs: 5_000 + WAIT_MARGIN_MS })
@@ -143,7 +151,27 @@ export class NativeDriver implements Driver {
       origin,
       ref: (helperRef) => `${instance}/${helperRef}`,
     })
+    this.#rememberSecretFields(windowId, secretFieldBoxes(root))
     return { window, root, capturedAt: new Date().toISOString() }
+  }
+
+  /**
+   * Where the window's latest snapshot found its secret fields. A helper walks the whole tree to
+   * find them, too slow for every preview frame, and a snapshot here would make the refs of a
+   * build or run stale: the recorder, the runner and the builder snapshot the window as it changes.
+   * Only a window nobody has looked at yet is read here (no refs of it are held).
+   */
+  async secretFieldBounds(windowId: string): Promise<Bounds[]> {
+    return this.#secretFields.get(windowId) ?? secretFieldBoxes((await this.snapshot(windowId)).root)
+  }
+
+  /** The windows read most recently are remembered; a long-lived agent sees many come and go. */
+  #rememberSecretFields(windowId: string, boxes: Bounds[]): void {
+    this.#secretFields.delete(windowId)
+    this.#secretFields.set(windowId, boxes)
+    const oldest = this.#secretFields.keys().next().value
+    if (this.#secretFields.size > REMEMBERED_WINDOWS && oldest !== undefined)
+      this.#secretFields.delete(oldest)
   }
 
   async act(windowId: string, action: ElementAction): Promise<ActionResult> {
