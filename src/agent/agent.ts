@@ -21,8 +21,10 @@ import type {
 } from '../protocol/messages.ts'
 import { PROTOCOL_VERSION } from '../protocol/messages.ts'
 import { encodePreviewFrame } from '../protocol/preview-frame.ts'
+import { automationDigest, checkRunSignature, runSigningKey } from '../protocol/run-signature.ts'
 import { AgentConnection } from './connection.ts'
 import { Recorder } from './recorder.ts'
+import { redactedScreenshot } from './redacted-screenshot.ts'
 import type { StateStore } from './state-store.ts'
 
 export type RunAutomation = (
@@ -88,6 +90,10 @@ export class Agent {
   #busy?: { runId: string; abort: AbortController }
   #preview?: Preview
   readonly #recorder: Recorder
+  /** The credential secret the last hello carried (undefined when it enrolled with a token). */
+  #helloSecret?: string
+  /** Derived from the credential at each welcome: only runs signed with it are run. */
+  #runKey?: Buffer
 
   constructor(private readonly opts: AgentOptions) {
     this.#recorder = new Recorder(opts.driver, opts.log)
@@ -131,6 +137,7 @@ export class Agent {
     const auth: Hello['auth'] = saved
       ? { kind: 'credential', desktopId: saved.desktopId, secret: saved.secret }
       : { kind: 'enroll', token: splitEnrollmentToken(this.opts.token ?? '').secret }
+    this.#helloSecret = saved?.secret
     return {
       type: 'hello',
       protocol: PROTOCOL_VERSION,
@@ -145,6 +152,9 @@ export class Agent {
 
   #welcome(welcome: Welcome): void {
     const pin = this.#pin ? { pin: this.#pin } : {}
+    // The server derives the same key from the credential it just checked (or issued).
+    const secret = welcome.credential?.secret ?? this.#helloSecret
+    this.#runKey = secret ? runSigningKey(secret) : undefined
     if (welcome.credential) {
       this.opts.state.saveCredential({
         server: this.opts.server,
@@ -205,6 +215,9 @@ export class Agent {
 
   async #run(req: RunRequest): Promise<void> {
     const startedAt = new Date().toISOString()
+    const automationSha256 = automationDigest(req.automation)
+    const signature = checkRunSignature(this.#runKey, req)
+    if (signature !== 'valid') return this.#refuse(req, startedAt, signature, automationSha256)
     if (this.#busy) {
       return this.#finish(req, startedAt, {
         status: 'failed',
@@ -222,7 +235,10 @@ export class Agent {
     )
     this.#busy = { runId: req.runId, abort }
     this.connection.busyRunId = req.runId
-    this.opts.log.info({ runId: req.runId, steps: req.automation.steps.length }, 'run started')
+    this.opts.log.info(
+      { runId: req.runId, steps: req.automation.steps.length, automationSha256 },
+      'run started',
+    )
     // The job's secrets and the caller's secret inputs never leave this run in clear: not in a step
     // sent, not in the journal written to disk.
     const hide = runInputSecretTexts(req.input)
@@ -259,6 +275,34 @@ export class Agent {
       this.connection.busyRunId = undefined
     }
     this.#finish(req, startedAt, result, hide)
+  }
+
+  /**
+   * Only automations its server signed run here: anything else (unsigned, or altered after it was
+   * signed) is refused before the driver is touched, logged, and reported back as a failed run.
+   */
+  #refuse(
+    req: RunRequest,
+    startedAt: string,
+    check: 'unsigned' | 'mismatch',
+    automationSha256: string,
+  ): void {
+    const message =
+      check === 'unsigned'
+        ? 'the run carries no signature: this agent runs only runs its server signed (is the server older than the agent?)'
+        : "the run's signature does not match it: not signed by this desktop's server, or altered on the way"
+    this.opts.log.error(
+      { runId: req.runId, code: 'RUN_SIGNATURE_INVALID', reason: check, automationSha256 },
+      'run refused: not signed by the server',
+    )
+    this.#finish(req, startedAt, {
+      status: 'failed',
+      scenario: 'main',
+      outcome: 'failure',
+      result: {},
+      error: { code: 'RUN_SIGNATURE_INVALID', message },
+      steps: [],
+    })
   }
 
   #finish(req: RunRequest, startedAt: string, r: RunnerResult, hide: readonly string[] = []): void {
@@ -298,8 +342,8 @@ export class Agent {
           const id = windowId ?? this.#recorder.windowId ?? (await this.opts.driver.listWindows())[0]?.id
           if (!id) return
           // A capture that hangs (a page between two documents) must not stop the stream: the
-          // next tick tries again.
-          const jpeg = await withDeadline(this.opts.driver.screenshot(id), PREVIEW_CAPTURE_MS)
+          // next tick tries again. Password fields are blacked out of every frame.
+          const jpeg = await withDeadline(redactedScreenshot(this.opts.driver, id), PREVIEW_CAPTURE_MS)
           // A stop that arrived while this frame was captured wins: nothing follows "preview stopped".
           if (!preview.ended) this.connection.sendBinary(encodePreviewFrame(id, jpeg))
         } catch (err) {

@@ -280,6 +280,11 @@ export const RUN_ERROR_CODES = [
   'NAVIGATION_BLOCKED',
   /** The app (its URL or program) could not be opened: connection refused, unknown host, HTTP error. */
   'LAUNCH_FAILED',
+  /**
+   * The agent refused the run: it carried no signature, or one that does not match the run under
+   * the key derived from this desktop's credential (not sent by its server, or altered on the way).
+   */
+  'RUN_SIGNATURE_INVALID',
 ] as const
 export const RunErrorCode = Type.Union(RUN_ERROR_CODES.map((code) => Type.Literal(code)))
 export type RunErrorCode = Static<typeof RunErrorCode>

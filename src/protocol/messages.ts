@@ -5,7 +5,10 @@ import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { Automation, Outcome, RunError, RunStatus, StepStatus } from './automation.ts'
 import { Bounds } from './elements.ts'
 
-/** Bumped on any incompatible change; a mismatch closes the socket with CLOSE.PROTOCOL. */
+/**
+ * Bumped on any incompatible change; a mismatch closes the socket with CLOSE.PROTOCOL. Signed runs
+ * (RunRequest.signature) kept it at 1: older agents ignore the field, newer ones require it.
+ */
 export const PROTOCOL_VERSION = 1
 
 /** WebSocket close codes (4000–4999 are the application's). */
@@ -164,6 +167,12 @@ export const RunRequest = Type.Object({
   automation: Automation,
   input: Type.Record(Type.String(), Type.Unknown()),
   timeoutMs: Type.Integer({ minimum: 1 }),
+  /**
+   * HMAC of the run under the connection's run-signing key (run-signature.ts). Optional in the
+   * schema so that the agent itself refuses a run without one, and says so (RUN_SIGNATURE_INVALID);
+   * agents older than it ignore the field.
+   */
+  signature: Type.Optional(Type.String({ maxLength: 128 })),
 })
 export type RunRequest = Static<typeof RunRequest>
 

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto'
-import { desc, sql } from 'drizzle-orm'
 import stableStringify from 'safe-stable-stringify'
 import type { AppContext } from '../../context.ts'
 import type { Db } from '../../db/client.ts'
-import { auditLog } from '../../db/schema/index.ts'
+import { preparedFor } from '../../db/prepared.ts'
 import type { Actor } from './actor.ts'
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
@@ -25,6 +24,7 @@ export type AuditAction =
   | 'user.role_changed'
   | 'settings.changed'
   | 'recording.started'
+  | 'execution.dispatched'
 
 export interface AuditEntry {
   actor: Actor
@@ -81,29 +81,60 @@ function scrub(details: Record<string, unknown>): Record<string, unknown> {
   return out
 }
 
-function append(ctx: AppContext, db: Db | Tx, entry: AuditEntry): void {
-  const last = db
-    .select({ id: auditLog.id, hash: auditLog.hash })
-    .from(auditLog)
-    .orderBy(desc(auditLog.id))
-    .limit(1)
-    .get()
+// Raw prepared statements: a dispatch pass appends a row per run, so the append must stay cheap.
+const lastRow = preparedFor((db) =>
+  db.$client.prepare<{ id: number; hash: string }, []>(
+    'SELECT id, hash FROM _audit_log ORDER BY id DESC LIMIT 1',
+  ),
+)
+const sequence = preparedFor((db) =>
+  db.$client.prepare<{ seq: number }, []>(`SELECT seq FROM sqlite_sequence WHERE name = '_audit_log'`),
+)
+const insertRow = preparedFor((db) =>
+  db.$client.prepare<
+    unknown,
+    [number, string, string, string, string, string, string, string, string, string]
+  >(
+    `INSERT INTO _audit_log (id, at, actor_kind, actor_id, actor_label, action, target_kind, target_id, details, hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ),
+)
+
+/** Appends rows in order, reading the chain's head once. Must run inside a write transaction. */
+function append(ctx: AppContext, entries: readonly AuditEntry[]): void {
+  if (!entries.length) return
+  const last = lastRow(ctx.db).get()
   // AUTOINCREMENT's sequence never goes back, so a removed tail row leaves a gap the verifier sees.
-  const seq = db.values<[number]>(sql`SELECT seq FROM sqlite_sequence WHERE name = '_audit_log'`)[0]?.[0]
-  const row = {
-    id: Math.max(last?.id ?? 0, seq ?? 0) + 1,
-    at: ctx.clock.now().toISOString(),
-    actorKind: entry.actor.kind,
-    actorId: entry.actor.id,
-    actorLabel: entry.actor.label,
-    action: entry.action,
-    targetKind: entry.target.kind,
-    targetId: entry.target.id,
-    details: stableStringify(scrub(entry.details ?? {})) ?? '{}',
+  const seq = sequence(ctx.db).get()?.seq
+  let id = Math.max(last?.id ?? 0, seq ?? 0)
+  let prevHash = last?.hash ?? GENESIS_HASH
+  const at = ctx.clock.now().toISOString()
+  for (const entry of entries) {
+    const row = {
+      id: ++id,
+      at,
+      actorKind: entry.actor.kind,
+      actorId: entry.actor.id,
+      actorLabel: entry.actor.label,
+      action: entry.action,
+      targetKind: entry.target.kind,
+      targetId: entry.target.id,
+      details: stableStringify(scrub(entry.details ?? {})) ?? '{}',
+    }
+    prevHash = auditHash(prevHash, row)
+    insertRow(ctx.db).run(
+      row.id,
+      row.at,
+      row.actorKind,
+      row.actorId,
+      row.actorLabel,
+      row.action,
+      row.targetKind,
+      row.targetId,
+      row.details,
+      prevHash,
+    )
   }
-  db.insert(auditLog)
-    .values({ ...row, hash: auditHash(last?.hash ?? GENESIS_HASH, row) })
-    .run()
 }
 
 /**
@@ -112,6 +143,15 @@ function append(ctx: AppContext, db: Db | Tx, entry: AuditEntry): void {
  * transaction so two processes cannot both link to the same previous row.
  */
 export function recordAudit(ctx: AppContext, entry: AuditEntry, tx?: Tx): void {
-  if (tx) append(ctx, tx, entry)
-  else ctx.db.transaction((t) => append(ctx, t, entry), { behavior: 'immediate' })
+  recordAudits(ctx, [entry], tx)
+}
+
+/**
+ * Appends several rows at once (a dispatch pass): the chain's head is read once for all of them.
+ * `tx` is the caller's transaction on `ctx.db` (the statements run on that connection, inside it);
+ * a write of the group commit (ctx.writes), already inside its transaction, needs none either.
+ */
+export function recordAudits(ctx: AppContext, entries: readonly AuditEntry[], tx?: Tx): void {
+  if (tx || ctx.db.$client.inTransaction) append(ctx, entries)
+  else ctx.db.transaction(() => append(ctx, entries), { behavior: 'immediate' })
 }

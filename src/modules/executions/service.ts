@@ -6,7 +6,9 @@ import { preparedFor } from '../../db/prepared.ts'
 import { executionSteps, executions, TERMINAL_STATUSES } from '../../db/schema/index.ts'
 import { AppError } from '../../lib/errors.ts'
 import type { StepRecord } from '../../protocol/messages.ts'
+import { type AuditEntry, recordAudits } from '../audit/record.ts'
 import { enqueueStatusEvent } from '../webhooks/service.ts'
+import { dispatchAuditEntry } from './dispatch-audit.ts'
 import { type Completion, type ExecutionRow, replayPath, type StepRow } from './model.ts'
 
 const byId = preparedFor((db) =>
@@ -21,9 +23,12 @@ export function findExecution(ctx: AppContext, id: string): ExecutionRow | undef
   return byId(ctx.db).get({ id })
 }
 
+export const executionNotFound = (id: string) =>
+  new AppError('EXECUTION_NOT_FOUND', `No execution with id ${id}`)
+
 export function getExecution(ctx: AppContext, id: string): ExecutionRow {
   const row = findExecution(ctx, id)
-  if (!row) throw new AppError('EXECUTION_NOT_FOUND', `No execution with id ${id}`)
+  if (!row) throw executionNotFound(id)
   return row
 }
 
@@ -41,9 +46,11 @@ const replayUrl = (row: ExecutionRow) => `${row.baseUrl}${replayPath(row.seq)}`
 
 /**
  * Claims queued executions for desktops, all in one durable transaction (one fsync for a whole
- * dispatch pass), each with its execution_started event. The claim must be durable before the run
- * is sent: after a crash, a claimed execution is never dispatched again. Returns the rows claimed
- * (an execution no longer queued is skipped).
+ * dispatch pass), each with its execution_started event and its `execution.dispatched` audit row
+ * (appended together at the end: the chain's head is read once per pass). The claim and its row
+ * must be durable before the run is sent: after a crash, a claimed execution is never dispatched
+ * again, and no run reaches an agent unrecorded. Returns the rows claimed (an execution no longer
+ * queued is skipped).
  */
 export function claimExecutions(
   ctx: AppContext,
@@ -53,6 +60,7 @@ export function claimExecutions(
     (tx) => {
       const startedAt = ctx.clock.now().toISOString()
       const rows: ExecutionRow[] = []
+      const audits: AuditEntry[] = []
       for (const c of claims) {
         const row = tx
           .update(executions)
@@ -62,6 +70,7 @@ export function claimExecutions(
           .get()
         if (!row) continue
         rows.push(row)
+        audits.push(dispatchAuditEntry(ctx, row))
         if (row.callbackUrl)
           enqueueStatusEvent(tx, {
             url: row.callbackUrl,
@@ -72,6 +81,7 @@ export function claimExecutions(
             timestamp: startedAt,
           })
       }
+      recordAudits(ctx, audits, tx)
       return rows
     },
     { behavior: 'immediate' },
@@ -120,13 +130,18 @@ export async function stepScreenshotFile(
   return file
 }
 
-/** Marks an execution written already claimed (see acceptExecution) as running, with its event. */
+/**
+ * Marks an execution written already claimed (see acceptExecution) as running, with its event and
+ * its `execution.dispatched` audit row, inside the acceptance's group-commit write: like a claim of
+ * the queue, it is durable before the run is sent.
+ */
 export function claimInserted(ctx: AppContext, row: ExecutionRow): void {
   ctx.db
     .update(executions)
     .set({ status: 'running', desktopId: row.desktopId, lease: row.lease, startedAt: row.startedAt })
     .where(eq(executions.seq, row.seq))
     .run()
+  recordAudits(ctx, [dispatchAuditEntry(ctx, row)])
   if (!row.callbackUrl) return
   ctx.writes.tag('outbox')
   enqueueStatusEvent(ctx.db, {

@@ -1,14 +1,7 @@
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
-import {
-  authenticateDesktop,
-  type Desktop,
-  enrollDesktop,
-  getDesktop,
-  markAllOffline,
-  setDesktopStatus,
-} from '../../modules/desktops/service.ts'
+import { getDesktop, markAllOffline, setDesktopStatus } from '../../modules/desktops/service.ts'
 import type { Automation } from '../../protocol/automation.ts'
 import {
   AgentMessage,
@@ -22,10 +15,11 @@ import {
   type RunStep,
   type StepRecord,
 } from '../../protocol/messages.ts'
-import { decodePreviewFrame } from '../../protocol/preview-frame.ts'
-import { VERSION } from '../../version.ts'
+import { automationDigest, signRun } from '../../protocol/run-signature.ts'
 import type { Service } from '../service.ts'
+import { authenticateHello } from './hello-auth.ts'
 import { AgentLostError, PendingRuns } from './pending-runs.ts'
+import { type PreviewFrame, PreviewRelay } from './preview-relay.ts'
 import { AgentSession, type AgentSocket } from './session.ts'
 
 export { AgentLostError }
@@ -47,6 +41,8 @@ export interface RunDispatch {
   automation: Automation
   input: Record<string, unknown>
   timeoutMs: number
+  /** The automation's digest when the caller has it (cached per version); computed otherwise. */
+  automationSha256?: string
 }
 
 /**
@@ -59,11 +55,14 @@ export class AgentHub implements Service {
   #pending = new Set<AgentSession>()
   #orphanHandler?: (desktopId: string, runId: string, lease: string, outcome: RunOutcome) => boolean
   #runs = new PendingRuns()
+  #previews: PreviewRelay
   #monitor: ReturnType<typeof setInterval> | undefined
   #unsubscribe: () => void = () => {}
   #stopped = false
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: AppContext) {
+    this.#previews = new PreviewRelay(ctx)
+  }
 
   /** Marks every desktop offline (none is connected to a process that just started) and watches. */
   start(): void {
@@ -114,14 +113,8 @@ export class AgentHub implements Service {
         return session.close(CLOSE.PROTOCOL, 'binary frame before hello')
       if (size > MAX_HELLO_FRAME) return session.close(1009, 'frame too large before hello')
     }
-    if (data instanceof Uint8Array || data instanceof ArrayBuffer) {
-      const frame = decodePreviewFrame(data instanceof ArrayBuffer ? new Uint8Array(data) : data)
-      if (frame && session.desktopId) {
-        session.preview = { ...frame, at: Date.now() }
-        this.ctx.events.emit('desktop.preview', session.desktopId)
-      }
-      return
-    }
+    if (data instanceof Uint8Array || data instanceof ArrayBuffer)
+      return this.#previews.receive(session, data)
     const decoded = decodeMessage(AgentMessage, data)
     if (!decoded.ok) {
       this.ctx.log.warn(
@@ -252,9 +245,10 @@ export class AgentHub implements Service {
   }
 
   /**
-   * Hands a whole automation to the desktop's agent and resolves with its report. Step events
-   * stream through `onStep`. If the agent vanishes, the run waits the grace period for a report
-   * over a new connection, then rejects with AgentLostError. Never re-sent.
+   * Hands a whole automation to the desktop's agent, signed with the connection's run-signing key,
+   * and resolves with its report. Step events stream through `onStep`. If the agent vanishes, the
+   * run waits the grace period for a report over a new connection, then rejects with
+   * AgentLostError. Never re-sent.
    */
   run(
     desktopId: string,
@@ -267,13 +261,15 @@ export class AgentHub implements Service {
         'SERVICE_UNAVAILABLE',
         `Desktop ${session.name} is busy with run ${session.busyRunId}`,
       )
-    const lease = dispatch.lease ?? newId()
+    const { automationSha256, ...fields } = dispatch
+    const run = { ...fields, lease: dispatch.lease ?? newId() }
+    const signature = signRun(session.runKey!, run, automationSha256 ?? automationDigest(run.automation))
     const outcome = new Promise<RunOutcome>((resolve, reject) =>
-      this.#runs.add(dispatch.runId, { desktopId, lease, onStep, resolve, reject }),
+      this.#runs.add(run.runId, { desktopId, lease: run.lease, onStep, resolve, reject }),
     )
-    session.busyRunId = dispatch.runId
+    session.busyRunId = run.runId
     setDesktopStatus(this.ctx, desktopId, 'busy')
-    session.send({ type: 'run', ...dispatch, lease })
+    session.send({ type: 'run', ...run, signature })
     return outcome
   }
 
@@ -281,16 +277,17 @@ export class AgentHub implements Service {
     this.#sessions.get(desktopId)?.send({ type: 'cancel', runId, reason })
   }
 
+  // Live previews (preview-relay.ts): the dashboard's watchers ask through the hub.
   startPreview(desktopId: string, intervalMs: number, windowId?: string): void {
-    this.#require(desktopId).send({ type: 'preview.start', intervalMs, ...(windowId ? { windowId } : {}) })
+    this.#previews.start(this.#require(desktopId), intervalMs, windowId)
   }
 
   stopPreview(desktopId: string): void {
-    this.#sessions.get(desktopId)?.send({ type: 'preview.stop' })
+    this.#previews.stop(this.#sessions.get(desktopId))
   }
 
-  latestPreview(desktopId: string): { windowId: string; jpeg: Uint8Array; at: number } | undefined {
-    return this.#sessions.get(desktopId)?.preview
+  latestPreview(desktopId: string): PreviewFrame | undefined {
+    return this.#previews.latest(this.#sessions.get(desktopId))
   }
 
   async stop(): Promise<void> {
@@ -313,42 +310,9 @@ export class AgentHub implements Service {
   #hello(session: AgentSession, hello: Hello): void {
     this.#pending.delete(session)
     if (session.desktopId) return session.close(CLOSE.PROTOCOL, 'hello sent twice')
-    if (hello.protocol !== PROTOCOL_VERSION)
-      return session.close(
-        CLOSE.PROTOCOL,
-        `agent speaks protocol ${hello.protocol}, server ${VERSION} speaks ${PROTOCOL_VERSION}: upgrade the agent`,
-      )
-    let desktop: Desktop | null
-    let credential: { desktopId: string; secret: string } | undefined
-    const who = {
-      name: hello.name,
-      platform: hello.platform,
-      driver: hello.driver,
-      agentVersion: hello.agentVersion,
-    }
-    if (hello.auth.kind === 'enroll') {
-      try {
-        const enrolled = enrollDesktop(this.ctx, hello.auth.token, who)
-        desktop = enrolled.desktop
-        credential = { desktopId: desktop.id, secret: enrolled.secret }
-      } catch (err) {
-        this.ctx.log.warn({ name: hello.name }, 'agent enrollment refused')
-        return session.close(CLOSE.AUTH_FAILED, err instanceof AppError ? err.message : 'enrollment failed')
-      }
-    } else {
-      desktop = authenticateDesktop(this.ctx, hello.auth.desktopId, hello.auth.secret)
-      if (!desktop) {
-        const revoked = getDesktop(this.ctx, hello.auth.desktopId)?.revokedAt
-        this.ctx.log.warn(
-          { desktopId: hello.auth.desktopId, revoked: Boolean(revoked) },
-          'agent credential refused',
-        )
-        return session.close(
-          revoked ? CLOSE.REVOKED : CLOSE.AUTH_FAILED,
-          revoked ? 'this desktop was revoked' : 'unknown desktop or wrong credential',
-        )
-      }
-    }
+    const verdict = authenticateHello(this.ctx, hello)
+    if (!verdict.ok) return session.close(verdict.code, verdict.reason)
+    const { desktop, credential } = verdict
     const previous = this.#sessions.get(desktop.id)
     if (previous) {
       this.#sessions.delete(desktop.id)
@@ -356,6 +320,7 @@ export class AgentHub implements Service {
     }
     session.desktopId = desktop.id
     session.name = hello.name
+    session.runKey = verdict.runKey
     session.busyRunId = hello.busyRunId
     this.#sessions.set(desktop.id, session)
     setDesktopStatus(this.ctx, desktop.id, hello.busyRunId ? 'busy' : 'online', {

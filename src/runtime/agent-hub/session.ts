@@ -23,7 +23,8 @@ export class AgentSession {
   reservedBy?: string
   closed = false
   readonly rpcs = new Map<string, PendingRpc>()
-  preview?: { windowId: string; jpeg: Uint8Array; at: number }
+  /** Signs the runs sent over this connection (run-signature.ts); set with the hello. */
+  runKey?: Buffer
 
   constructor(readonly socket: AgentSocket) {}
 

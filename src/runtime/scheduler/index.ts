@@ -1,8 +1,9 @@
 import { and, eq } from 'drizzle-orm'
 import type { AppContext } from '../../context.ts'
-import { executions, jobVersions } from '../../db/schema/index.ts'
+import { executions } from '../../db/schema/index.ts'
 import { coalesced } from '../../lib/coalesce.ts'
 import { newId } from '../../lib/ids.ts'
+import { dispatchAutomation } from '../../modules/executions/dispatch-audit.ts'
 import type { Completion, ExecutionRow } from '../../modules/executions/model.ts'
 import { completionFromFailure, completionFromOutcome } from '../../modules/executions/response.ts'
 import {
@@ -24,7 +25,6 @@ import {
   secretInputTexts,
 } from '../../modules/secrets/secret-inputs.ts'
 import { jobSecretValues, scrubJobSecrets } from '../../modules/secrets/service.ts'
-import type { Automation } from '../../protocol/automation.ts'
 import type { RunOutcome } from '../../protocol/messages.ts'
 import { type AgentHub, AgentLostError } from '../agent-hub/index.ts'
 import type { ExecutionWaiters } from '../execution-waiters.ts'
@@ -45,7 +45,6 @@ const TIMEOUT_MARGIN_MS = 5_000
 export class Scheduler implements Service {
   readonly name = 'scheduler'
   #queues = new JobQueues()
-  #automations = new Map<string, Automation>()
   #timers = new Map<string, ReturnType<typeof setTimeout>>()
   #recovery: RunRecovery
   #pass = coalesced(
@@ -178,7 +177,7 @@ export class Scheduler implements Service {
       }
     }
     if (!picked.length) return
-    // One durable transaction claims the whole pass; only then do runs go out.
+    // One durable transaction claims the whole pass, with each run's audit row; only then do runs go out.
     for (const row of claimExecutions(this.ctx, picked)) this.#dispatch(row)
   }
 
@@ -187,7 +186,8 @@ export class Scheduler implements Service {
     const lease = row.lease!
     this.webhooks.notify()
     observeDispatch(this.ctx, row)
-    const automation = this.#automation(row.jobId, row.jobVersion)
+    // The same cached object whose digest the claim's audit row holds.
+    const automation = dispatchAutomation(this.ctx, row.jobId, row.jobVersion)
     if (!automation)
       return this.#finish(row, () =>
         completionFromFailure(row, 'failed', {
@@ -230,7 +230,14 @@ export class Scheduler implements Service {
       )
       outcome = this.hub.run(
         desktopId,
-        { runId: row.id, lease, automation, input, timeoutMs: row.timeoutMs },
+        {
+          runId: row.id,
+          lease,
+          automation: automation.automation,
+          automationSha256: automation.sha256,
+          input,
+          timeoutMs: row.timeoutMs,
+        },
         (event, step) => {
           recordStep(this.ctx, row, event, scrubJobSecrets(masked, step))
         },
@@ -348,21 +355,6 @@ export class Scheduler implements Service {
           }),
         )
     }
-  }
-
-  #automation(jobId: string, version: number): Automation | undefined {
-    const key = `${jobId}:${version}`
-    let automation = this.#automations.get(key)
-    if (!automation) {
-      const row = this.ctx.db
-        .select({ automation: jobVersions.automation })
-        .from(jobVersions)
-        .where(and(eq(jobVersions.jobId, jobId), eq(jobVersions.version, version)))
-        .get()
-      automation = row?.automation as Automation | undefined
-      if (automation) this.#automations.set(key, automation)
-    }
-    return automation
   }
 }
 

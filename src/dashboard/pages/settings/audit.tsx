@@ -9,7 +9,7 @@ import { Empty, Notice, Time } from '../../ui/parts.tsx'
 import { adminOf, SettingsPage } from './shell.tsx'
 
 const PAGE_SIZE = 50
-const FAMILIES = ['job', 'desktop', 'key', 'user', 'settings', 'recording'] as const
+const FAMILIES = ['job', 'desktop', 'key', 'user', 'settings', 'recording', 'execution'] as const
 
 interface AuditPageQuery {
   action?: string
