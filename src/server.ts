@@ -11,15 +11,16 @@ import { lockDataDir } from './lib/data-dir-lock.ts'
 import { AppError, type ErrorCode, ErrorStatus, errorBody } from './lib/errors.ts'
 import { createLogger, type Logger } from './lib/logger.ts'
 import { formatFingerprint } from './lib/tls-pin.ts'
-import { auditKeyEvents } from './modules/audit/key-events.ts'
 import { authorizeKey } from './modules/keys/authorize.ts'
 import { type CreatedKey, ensureInitialKey } from './modules/keys/service.ts'
+import { protectStoredSecretInputs } from './modules/secrets/protect-secret-inputs.ts'
 import { countUsers } from './modules/users/service.ts'
 import { AgentHub } from './runtime/agent-hub/index.ts'
 import { BuildWorker } from './runtime/build-worker/index.ts'
 import { DbWatcher } from './runtime/db-watcher.ts'
 import { ExecutionWaiters } from './runtime/execution-waiters.ts'
 import { RetentionTask } from './runtime/retention.ts'
+import { ScheduledBackup } from './runtime/scheduled-backup.ts'
 import { Scheduler } from './runtime/scheduler/index.ts'
 import { Services } from './runtime/service.ts'
 import { DiskGuard } from './runtime/storage-guard.ts'
@@ -70,7 +71,8 @@ export async function startServer(
   const applied = migrate(db.$client)
   if (applied.length) log.info({ migrations: applied }, 'database migrated')
   const ctx = createContext({ config, db, log, clock })
-  auditKeyEvents(ctx)
+  // Data, not schema: samples an earlier version stored with secret inputs in clear get sealed.
+  protectStoredSecretInputs(ctx)
   const initialKey = ensureInitialKey(ctx)
   // Started in this order, stopped in the reverse one (each stops while what it uses still runs).
   const services = new Services(log)
@@ -92,6 +94,8 @@ export async function startServer(
   await services.start(scheduler)
   await services.start(new BuildWorker(ctx, hub, buildAutomation))
   await services.start(new RetentionTask(ctx))
+  // Last, so a shutdown first lets a backup in flight finish; it reads the database file itself.
+  if (config.backupDir) await services.start(new ScheduledBackup(ctx))
   const dashboard = createDashboardState(countUsers(ctx) === 0)
   // The HTTP key gate reaches the keys module only through this port.
   const keys: ApiKeyCheck = { authorize: (presented, access) => authorizeKey(ctx, presented, access) }
@@ -136,7 +140,8 @@ export async function startServer(
       beginStopping(ctx)
       log.info('shutting down: no new requests; letting in-flight ones finish')
       const drained = server.stop(false)
-      // Reverse start order: retention, builds, scheduler, webhooks, agent hub, database watcher.
+      // Reverse start order: scheduled backup (if on), retention, builds, scheduler, webhooks,
+      // agent hub, database watcher.
       // Running executions stay `running`: their agents report to the next start (journal); agent
       // sockets never end by themselves, so the hub closes them and the drain can finish; queued
       // status events are sent after the next start.

@@ -7,13 +7,12 @@ import { systemClock } from '../lib/clock.ts'
 import { DataDirLocked, DataDirUnusable } from '../lib/data-dir-lock.ts'
 import { AppError } from '../lib/errors.ts'
 import { createLogger } from '../lib/logger.ts'
-import { auditKeyEvents } from '../modules/audit/key-events.ts'
 
 /** Adds the flags for these settings, with their variable and default in the help text. */
 export function addSettingOptions(cmd: Command, keys: (keyof Config)[]): Command {
   for (const key of keys) {
     const s = SETTINGS.find((x) => x.key === key)!
-    const metavar = key === 'dataDir' ? 'dir' : key === 'publicUrl' ? 'url' : 'value'
+    const metavar = key === 'dataDir' || key === 'backupDir' ? 'dir' : key === 'publicUrl' ? 'url' : 'value'
     cmd.option(
       `${s.flag} <${metavar}>`,
       `${s.help} [env ${s.env}${s.default ? `, default ${s.default}` : ''}]`,
@@ -38,9 +37,7 @@ export function openCliContext(opts: Record<string, string | undefined>): AppCon
   const log = createLogger({ level: 'warn', format: 'json', destination: process.stderr })
   const db = openDatabase(config.dataDir)
   migrate(db.$client)
-  const ctx = createContext({ config, db, log, clock: systemClock })
-  auditKeyEvents(ctx)
-  return ctx
+  return createContext({ config, db, log, clock: systemClock })
 }
 
 /** Runs a command body, turning known failures into a message on stderr and an exit code. */

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { loadConfig } from '../../src/config/index.ts'
 import { createEnrollmentToken } from '../../src/modules/desktops/service.ts'
 import { demoteJob } from '../../src/modules/jobs/service.ts'
@@ -86,10 +88,14 @@ afterAll(async () => {
   await receiver.stop()
 })
 
+/** The newest scrape's text, kept as a test artefact (test-artifacts/metrics.txt) for people to read. */
+let lastScrape = ''
+
 const scrape = async () => {
   const res = await s.call('/_metrics')
   expect(res.status).toBe(200)
-  return parseExposition(await res.text())
+  lastScrape = await res.text()
+  return parseExposition(lastScrape)
 }
 
 describe('GET /_metrics access', () => {
@@ -203,6 +209,9 @@ describe('what the metrics count', () => {
     )
     expect(pick(samples, 'deskhook_event_loop_lag_seconds')).toHaveLength(1)
     expect(total(samples, 'deskhook_process_resident_memory_bytes')).toBeGreaterThan(0)
+    const artefacts = join(import.meta.dir, '../../test-artifacts')
+    mkdirSync(artefacts, { recursive: true })
+    writeFileSync(join(artefacts, 'metrics.txt'), lastScrape)
   })
 
   test('histogram buckets are cumulative and end in +Inf equal to _count', async () => {
