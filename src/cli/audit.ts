@@ -56,7 +56,7 @@ export function registerAudit(program: Command): void {
         if (opts.json) printJson(verdict)
         else if (verdict.ok)
           process.stdout.write(
-            `The audit log is intact: ${verdict.rows} row(s), chain head ${verdict.lastHash}.\n`,
+            `The audit log is intact: ${verdict.rows} row(s)${verdict.firstId > 1 ? ` from row ${verdict.firstId} (older ones removed by --audit-days)` : ''}, chain head ${verdict.lastHash}.\n`,
           )
         else
           process.stdout.write(

@@ -52,6 +52,8 @@ export const ConfigSchema = Type.Object({
   backupEveryMs: Type.Integer({ minimum: 60_000, maximum: 30 * 86_400_000, duration: true }),
   /** Scheduled backups kept in backupDir: older ones are removed after each new one. */
   backupKeep: Type.Integer({ minimum: 1, maximum: 1000 }),
+  /** Days the audit log keeps its rows; 0 keeps them forever. */
+  auditDays: Type.Integer({ minimum: 0, maximum: 36_500 }),
 })
 export type Config = Readonly<Static<typeof ConfigSchema>>
 
@@ -266,6 +268,14 @@ export const SETTINGS: readonly Setting[] = [
     env: 'DESKHOOK_BACKUP_KEEP',
     default: '7',
     help: 'scheduled backups kept in --backup-dir; older ones are removed',
+    parse: integer,
+  },
+  {
+    key: 'auditDays',
+    flag: '--audit-days',
+    env: 'DESKHOOK_AUDIT_DAYS',
+    default: '365',
+    help: 'days the audit log keeps its rows (one per run dispatched, besides every change); older rows are removed oldest first and the chain stays verifiable from the oldest kept row; 0 = forever',
     parse: integer,
   },
 ]

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { AppContext } from '../context.ts'
+import { pruneAudit } from '../modules/audit/prune.ts'
 import { removeOrphanRecordingFiles } from '../modules/recordings/files.ts'
 import { effectiveRetention, listJobRetention } from '../modules/retention/job-overrides.ts'
 import {
@@ -145,6 +146,7 @@ export class RetentionTask implements Service {
       }
       // Recording screenshots go with their build; a deletion elsewhere (the CLI) leaves folders behind.
       if (!this.#stopped) report.recordings = await removeOrphanRecordingFiles(this.#ctx)
+      if (!this.#stopped && this.#ctx.config.auditDays > 0) await this.#pruneAudit(now, report)
     } catch (err) {
       report.error = err instanceof Error ? err.message : String(err)
       log.error({ err }, 'retention pass failed; the next pass tries again')
@@ -155,12 +157,30 @@ export class RetentionTask implements Service {
     } catch (err) {
       log.error({ err }, 'could not record the retention pass')
     }
-    if (report.runs || report.screenshots)
+    if (report.runs || report.screenshots || report.auditRows)
       log.info(
-        { runs: report.runs, screenshots: report.screenshots, batches: report.batches },
+        {
+          runs: report.runs,
+          screenshots: report.screenshots,
+          auditRows: report.auditRows,
+          batches: report.batches,
+        },
         'retention: removed old runs and screenshots',
       )
     return report
+  }
+
+  /** Audit rows past `--audit-days`, oldest first, a batch per transaction (the chain keeps its anchor). */
+  async #pruneAudit(now: number, report: RetentionReport): Promise<void> {
+    const cutoff = new Date(now - this.#ctx.config.auditDays * DAY_MS).toISOString()
+    report.auditRows = 0
+    while (!this.#stopped) {
+      const removed = pruneAudit(this.#ctx, cutoff, this.#opts.batchSize * WINDOW_PER_ROW)
+      if (!removed) break
+      report.auditRows += removed
+      report.batches++
+      await yieldToEventLoop()
+    }
   }
 
   async #sweep(

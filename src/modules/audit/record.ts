@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts'
 import type { Db } from '../../db/client.ts'
 import { preparedFor } from '../../db/prepared.ts'
 import type { Actor } from './actor.ts'
+import { auditAnchor } from './anchor.ts'
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
@@ -107,7 +108,8 @@ function append(ctx: AppContext, entries: readonly AuditEntry[]): void {
   // AUTOINCREMENT's sequence never goes back, so a removed tail row leaves a gap the verifier sees.
   const seq = sequence(ctx.db).get()?.seq
   let id = Math.max(last?.id ?? 0, seq ?? 0)
-  let prevHash = last?.hash ?? GENESIS_HASH
+  // With every row removed by retention, the next one links to where the removed ones ended.
+  let prevHash = last?.hash ?? auditAnchor(ctx.db)?.hash ?? GENESIS_HASH
   const at = ctx.clock.now().toISOString()
   for (const entry of entries) {
     const row = {

@@ -1,8 +1,15 @@
 import type { AppContext } from '../../context.ts'
+import { auditAnchor } from './anchor.ts'
 import { auditHash, GENESIS_HASH, type StoredAuditRow } from './record.ts'
 
 export type AuditVerdict =
-  | { ok: true; rows: number; lastHash: string }
+  | {
+      ok: true
+      rows: number
+      lastHash: string
+      /** Rows before this id were removed by retention (`--audit-days`); the chain starts from their last hash. */
+      firstId: number
+    }
   | {
       ok: false
       rows: number
@@ -14,7 +21,8 @@ export type AuditVerdict =
 /**
  * Walks the chain from the first row: each row's hash must be SHA-256 over the previous row's hash
  * and its own fields, ids must run without gaps, and the last id must be the table's sequence (a
- * removed tail shows there). Someone who can rewrite the whole file can rewrite the whole chain:
+ * removed tail shows there). Rows removed by retention are a run from the start, and the anchor
+ * they leave (the last removed row's id and hash) is where the walk begins. Someone who can rewrite the whole file can rewrite the whole chain:
  * keep a copy of `lastHash` elsewhere (a backup, a ticket) to catch that too.
  */
 export function verifyAudit(ctx: AppContext): AuditVerdict {
@@ -26,8 +34,9 @@ export function verifyAudit(ctx: AppContext): AuditVerdict {
          FROM _audit_log ORDER BY id`,
     )
     .iterate()
-  let prev = GENESIS_HASH
-  let expectedId = 1
+  const anchor = auditAnchor(ctx.db) ?? { id: 0, hash: GENESIS_HASH }
+  let prev = anchor.hash
+  let expectedId = anchor.id + 1
   let count = 0
   for (const row of rows) {
     count++
@@ -45,7 +54,7 @@ export function verifyAudit(ctx: AppContext): AuditVerdict {
         rows: count,
         brokenAt: row.id,
         reason:
-          row.id === 1
+          row.id === anchor.id + 1
             ? 'the row does not match its hash'
             : `the row does not match its hash (it, or row ${row.id - 1}'s hash, was changed)`,
       }
@@ -55,12 +64,13 @@ export function verifyAudit(ctx: AppContext): AuditVerdict {
   const seq =
     sqlite.query<{ seq: number }, []>(`SELECT seq FROM sqlite_sequence WHERE name = '_audit_log'`).get()
       ?.seq ?? 0
-  if (seq > count)
+  const lastId = anchor.id + count
+  if (seq > lastId)
     return {
       ok: false,
       rows: count,
-      brokenAt: count + 1,
-      reason: `rows ${count + 1}–${seq} were removed from the end`,
+      brokenAt: lastId + 1,
+      reason: `rows ${lastId + 1}–${seq} were removed from the end`,
     }
-  return { ok: true, rows: count, lastHash: prev }
+  return { ok: true, rows: count, lastHash: prev, firstId: anchor.id + 1 }
 }

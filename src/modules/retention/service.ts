@@ -24,6 +24,8 @@ export interface RetentionReport {
   runs: number
   /** Screenshot folders of "show me" recordings whose build is gone (deleted with its job or sample). */
   recordings?: number
+  /** Audit log rows older than `--audit-days` removed (oldest first; the chain stays verifiable). */
+  auditRows?: number
   /** Transactions it took (each a small batch, so calls never wait long behind it). */
   batches: number
   policy: RetentionPolicy

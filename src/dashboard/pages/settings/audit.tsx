@@ -37,8 +37,10 @@ function Verdict({ verdict }: { verdict: AuditVerdict }) {
   return verdict.ok ? (
     <Notice kind="ok">
       <p>
-        The chain of {verdict.rows} row(s) is intact. Its head is <code class="wrap">{verdict.lastHash}</code>
-        : keep a copy elsewhere to tell later whether the whole log was rewritten.
+        The chain of {verdict.rows} row(s) is intact
+        {verdict.firstId > 1 && ` from row ${verdict.firstId} (older rows were removed after --audit-days)`}.
+        Its head is <code class="wrap">{verdict.lastHash}</code>: keep a copy elsewhere to tell later whether
+        the whole log was rewritten.
       </p>
     </Notice>
   ) : (
