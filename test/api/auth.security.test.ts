@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { readFileSync } from 'node:fs'
+import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { gunzipSync } from 'node:zlib'
 import { generateApiKey, hashApiKey } from '../../src/lib/api-key-format.ts'
+import { createBackup } from '../../src/modules/backup/create-backup.ts'
 import { createKey, revokeKey } from '../../src/modules/keys/service.ts'
 import { startTestServer, type TestServer } from '../helpers/test-server.ts'
 
@@ -70,9 +72,11 @@ describe('API keys', () => {
     expect(row?.last_used_at).toBeTruthy()
   })
 
-  test('no key is stored or logged in plaintext', async () => {
-    const created = Array.from({ length: 5 }, (_, i) => createKey(s.ctx, `k${i}`).key)
-    for (const k of created) await s.call('/_jobs', { key: k })
+  test('no key is stored, logged or backed up in plaintext (100 keys)', async () => {
+    const created = Array.from({ length: 100 }, (_, i) => createKey(s.ctx, `k${i}`).key)
+    for (const k of created.slice(0, 10)) await s.call('/_jobs', { key: k })
+    const archive = join(s.dataDir, '..', `keys-backup-${process.pid}.tar.gz`)
+    await createBackup({ dataDir: s.dataDir, out: archive })
     s.ctx.db.$client.run('PRAGMA wal_checkpoint(FULL)')
     const files = ['deskhook.db', 'deskhook.db-wal'].map((f) => {
       try {
@@ -81,6 +85,8 @@ describe('API keys', () => {
         return ''
       }
     })
+    files.push(gunzipSync(readFileSync(archive)).toString('latin1'))
+    rmSync(archive)
     for (const k of [s.key, ...created]) {
       for (const f of files) expect(f.includes(k)).toBe(false)
       expect(s.logs.join('').includes(k)).toBe(false)
