@@ -21,6 +21,7 @@ import { cookies, type DashboardState, FORM_COOKIE } from '../gate.ts'
 import { htmlResponse, redirect, safeNext } from '../http.ts'
 import { Layout } from '../ui/layout.tsx'
 import { Notice } from '../ui/parts.tsx'
+import { NewPasswordField } from '../ui/password-field.tsx'
 
 type Form = Record<string, string | undefined>
 
@@ -100,16 +101,9 @@ function SetupPage(props: {
               Your email
               <input name="email" type="email" required autocomplete="username" value={v.email ?? ''} />
             </label>
-            <label>
+            <NewPasswordField>
               Password <span class="muted">(at least {MIN_PASSWORD_LENGTH} characters)</span>
-              <input
-                name="password"
-                type="password"
-                required
-                minLength={MIN_PASSWORD_LENGTH}
-                autocomplete="new-password"
-              />
-            </label>
+            </NewPasswordField>
             <button type="submit">Create the workspace</button>
           </form>
         )}

@@ -53,8 +53,13 @@ export interface StoredAuditRow {
 
 /** SHA-256 over the previous hash and this row's fields, in a fixed order and encoding. */
 export function auditHash(prevHash: string, row: Omit<StoredAuditRow, 'hash'>): string {
-  const canonical = JSON.stringify([
-    prevHash,
+  const canonical = JSON.stringify([prevHash, ...rowFields(row)])
+  return createHash('sha256').update(canonical).digest('hex')
+}
+
+/** A row's fields in the order the hash covers them and the insert takes them. */
+const rowFields = (row: Omit<StoredAuditRow, 'hash'>) =>
+  [
     row.id,
     row.at,
     row.actorKind,
@@ -64,9 +69,7 @@ export function auditHash(prevHash: string, row: Omit<StoredAuditRow, 'hash'>): 
     row.targetKind,
     row.targetId,
     row.details,
-  ])
-  return createHash('sha256').update(canonical).digest('hex')
-}
+  ] as const
 
 const SECRET_FIELD = /pass|secret|token|hash|^key$|credential/i
 const SECRET_VALUE = /\b(dh[a-z]?_|whsec_)[A-Za-z0-9+/=_-]{20,}/
@@ -124,18 +127,7 @@ function append(ctx: AppContext, entries: readonly AuditEntry[]): void {
       details: stableStringify(scrub(entry.details ?? {})) ?? '{}',
     }
     prevHash = auditHash(prevHash, row)
-    insertRow(ctx.db).run(
-      row.id,
-      row.at,
-      row.actorKind,
-      row.actorId,
-      row.actorLabel,
-      row.action,
-      row.targetKind,
-      row.targetId,
-      row.details,
-      prevHash,
-    )
+    insertRow(ctx.db).run(...rowFields(row), prevHash)
   }
 }
 

@@ -12,8 +12,9 @@ import {
 import type { SignedIn } from '../../../modules/users/sessions.ts'
 import { htmlResponse, redirect } from '../../http.ts'
 import { Badge, Time } from '../../ui/parts.tsx'
+import { NewPasswordField } from '../../ui/password-field.tsx'
 import { personHref, RoleField } from './person.tsx'
-import { FormCard, NewPasswordField, SettingsTable } from './settings-parts.tsx'
+import { FormCard, SettingsTable } from './settings-parts.tsx'
 import { adminOf, type Form, formOf, SettingsPage } from './shell.tsx'
 
 function PeopleTable({ people, me }: { people: UserView[]; me: string }) {

@@ -18,7 +18,8 @@ import type { SignedIn } from '../../../modules/users/sessions.ts'
 import { htmlResponse, redirect } from '../../http.ts'
 import { Csrf } from '../../ui/layout.tsx'
 import { Badge, Time } from '../../ui/parts.tsx'
-import { FormCard, NewPasswordField } from './settings-parts.tsx'
+import { NewPasswordField } from '../../ui/password-field.tsx'
+import { FormCard } from './settings-parts.tsx'
 import { adminOf, formOf, SettingsPage } from './shell.tsx'
 
 export const personHref = (id: string) => `/_/settings/people/${encodeURIComponent(id)}`

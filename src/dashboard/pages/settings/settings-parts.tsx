@@ -1,7 +1,6 @@
 // The pieces the settings lists share (keys, people, deliveries): the table, a row's one action,
 // and the card whose form adds or changes something.
 import type { ComponentChildren } from 'preact'
-import { MIN_PASSWORD_LENGTH } from '../../../modules/users/service.ts'
 import type { SignedIn } from '../../../modules/users/sessions.ts'
 import { Csrf } from '../../ui/layout.tsx'
 import { Notice } from '../../ui/parts.tsx'
@@ -78,21 +77,5 @@ export function FormCard(props: {
         </div>
       </form>
     </section>
-  )
-}
-
-/** The field of a password that an admin sets for a person; `children` is its label. Never kept in a refused form. */
-export function NewPasswordField({ children }: { children: ComponentChildren }) {
-  return (
-    <label>
-      {children}
-      <input
-        name="password"
-        type="password"
-        required
-        minLength={MIN_PASSWORD_LENGTH}
-        autocomplete="new-password"
-      />
-    </label>
   )
 }
