@@ -167,6 +167,12 @@ describe('the helper protocol, against the real AT-SPI helper', () => {
         { timeoutMs: 25_000 },
       )
       const firstPid = helper.pid!
+      // A new window may still be drawing (slowly on a busy machine), and a change would answer the
+      // wait below before the helper is killed: let it settle first.
+      for (let i = 0; i < 20; i++) {
+        const quiet = await helper.call('waitForChange', { windowId: launched.window.id, timeoutMs: 300 })
+        if (quiet.result === 'timeout') break
+      }
       const waiting = helper.call(
         'waitForChange',
         { windowId: launched.window.id, timeoutMs: 20_000 },
