@@ -71,7 +71,7 @@ export async function startServer(
   const applied = migrate(db.$client)
   if (applied.length) log.info({ migrations: applied }, 'database migrated')
   const ctx = createContext({ config, db, log, clock })
-  // Data, not schema: samples an earlier version stored with secret inputs in clear get sealed.
+  // Data, not schema: samples an earlier version stored with secret inputs in clear get sealed (once).
   protectStoredSecretInputs(ctx)
   const initialKey = ensureInitialKey(ctx)
   // Started in this order, stopped in the reverse one (each stops while what it uses still runs).

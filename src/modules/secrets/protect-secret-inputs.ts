@@ -48,8 +48,17 @@ export function markSecretInputs(ctx: AppContext, jobId: string, paths: readonly
   if (changed) ctx.events.emit('jobs.changed', jobId)
 }
 
-/** At start: seals what an earlier version left in clear (before samples sealed secret inputs). */
+/** Set once a start-up sweep has sealed everything: from this version on, nothing is stored in clear. */
+const SWEPT = 'secret_inputs_sealed'
+
+/**
+ * At the first start of this version: seals what an earlier version left in clear (before samples
+ * sealed secret inputs). Once it went through without an error it is never run again.
+ */
 export function protectStoredSecretInputs(ctx: AppContext): number {
+  const sqlite = ctx.db.$client
+  if (sqlite.query('SELECT 1 FROM settings WHERE key = ?').get(SWEPT)) return 0
+  let failed = false
   const secretJobs = ctx.db
     .select({ id: jobs.id, secretInputs: jobs.secretInputs })
     .from(jobs)
@@ -64,6 +73,7 @@ export function protectStoredSecretInputs(ctx: AppContext): number {
         })
       } catch (err) {
         // An unusable secrets.key must not keep the server from starting; the next start tries again.
+        failed = true
         ctx.log.error({ err, jobId: job.id }, "could not seal the job samples' secret inputs")
       }
     }
@@ -73,6 +83,10 @@ export function protectStoredSecretInputs(ctx: AppContext): number {
     ctx.db.$client.run('PRAGMA wal_checkpoint(TRUNCATE)')
     ctx.log.info({ samples: sealed }, "sealed samples' secret input values stored in clear")
   }
+  if (!failed)
+    sqlite
+      .query('INSERT OR IGNORE INTO settings (key, value, updated_at) VALUES (?, ?, ?)')
+      .run(SWEPT, 'true', ctx.clock.now().toISOString())
   return sealed
 }
 
