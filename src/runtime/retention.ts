@@ -20,6 +20,7 @@ import {
   type RunScope,
   runsWithExpiredScreenshots,
 } from '../modules/retention/sweep.ts'
+import { SerialPasses } from './serial-passes.ts'
 import type { Service } from './service.ts'
 
 export interface RetentionOptions {
@@ -64,10 +65,7 @@ export class RetentionTask implements Service {
   readonly name = 'retention'
   readonly #ctx: AppContext
   readonly #opts: RetentionOptions
-  #timer: ReturnType<typeof setTimeout> | undefined
-  #stopped = false
-  /** Passes run one after another, never two at once. */
-  #chain: Promise<unknown> = Promise.resolve()
+  readonly #passes = new SerialPasses(() => this.#pass())
   /**
    * Per scope ('' for the workspace policy, else a job id with its own retention): runs at or below
    * this `seq` have been looked at for screenshots (in memory: a restart rescans).
@@ -93,29 +91,21 @@ export class RetentionTask implements Service {
 
   /** One pass; never rejects (a failure is in the report and the log). */
   runOnce(): Promise<RetentionReport> {
-    const pass = this.#chain.then(() => this.#pass())
-    this.#chain = pass.catch(() => {})
-    return pass
+    return this.#passes.runOnce()
   }
 
   /** Stops between batches and waits for the pass in progress. */
   async stop(): Promise<void> {
-    this.#stopped = true
-    clearTimeout(this.#timer)
     if (tasks.get(this.#ctx) === this) tasks.delete(this.#ctx)
-    await this.#chain
+    await this.#passes.stop()
   }
 
   #schedule(delayMs: number): void {
-    if (this.#stopped) return
-    clearTimeout(this.#timer)
-    this.#timer = setTimeout(async () => {
-      this.#timer = undefined
+    this.#passes.schedule(delayMs, async () => {
       await this.runOnce()
-      if (this.#timer === undefined) this.#schedule(this.#opts.intervalMs)
-    }, delayMs)
-    // Never the reason a process stays alive.
-    this.#timer.unref()
+      // Unless runSoon() asked for another pass meanwhile, the next comes after the interval.
+      if (!this.#passes.scheduled) this.#schedule(this.#opts.intervalMs)
+    })
   }
 
   async #pass(): Promise<RetentionReport> {
@@ -141,12 +131,12 @@ export class RetentionTask implements Service {
       }
       await this.#sweep(policy, { excludeJobs: [...overrides.keys()] }, '', now, report)
       for (const [jobId, own] of overrides) {
-        if (this.#stopped) break
+        if (this.#passes.stopped) break
         await this.#sweep(effectiveRetention(policy, own), { jobId }, jobId, now, report)
       }
       // Recording screenshots go with their build; a deletion elsewhere (the CLI) leaves folders behind.
-      if (!this.#stopped) report.recordings = await removeOrphanRecordingFiles(this.#ctx)
-      if (!this.#stopped && this.#ctx.config.auditDays > 0) await this.#pruneAudit(now, report)
+      if (!this.#passes.stopped) report.recordings = await removeOrphanRecordingFiles(this.#ctx)
+      if (!this.#passes.stopped && this.#ctx.config.auditDays > 0) await this.#pruneAudit(now, report)
     } catch (err) {
       report.error = err instanceof Error ? err.message : String(err)
       log.error({ err }, 'retention pass failed; the next pass tries again')
@@ -174,7 +164,7 @@ export class RetentionTask implements Service {
   async #pruneAudit(now: number, report: RetentionReport): Promise<void> {
     const cutoff = new Date(now - this.#ctx.config.auditDays * DAY_MS).toISOString()
     report.auditRows = 0
-    while (!this.#stopped) {
+    while (!this.#passes.stopped) {
       const removed = pruneAudit(this.#ctx, cutoff, this.#opts.batchSize * WINDOW_PER_ROW)
       if (!removed) break
       report.auditRows += removed
@@ -223,7 +213,7 @@ export class RetentionTask implements Service {
       report.screenshots += clearScreenshots(db, runs)
       report.batches++
     }
-    if (this.#stopped) return
+    if (this.#passes.stopped) return
     const settled = lastSeqQueuedBefore(db, new Date(cutoffMs - CURSOR_SLACK_MS).toISOString())
     const active = firstActiveSeq(db)
     const next = Math.min(settled, active === undefined ? settled : active - 1)
@@ -242,7 +232,7 @@ export class RetentionTask implements Service {
   ): AsyncGenerator<ExpiredRun[]> {
     const { batchSize } = this.#opts
     let after = from
-    while (after < upTo && !this.#stopped) {
+    while (after < upTo && !this.#passes.stopped) {
       const to = 'jobId' in scope ? upTo : Math.min(after + batchSize * WINDOW_PER_ROW, upTo)
       const runs = select(after, to, batchSize)
       if (runs.length) yield runs

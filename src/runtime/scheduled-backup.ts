@@ -8,6 +8,7 @@ import {
   recordScheduledBackup,
   type ScheduledBackupRecord,
 } from '../modules/backup/last-scheduled.ts'
+import { SerialPasses } from './serial-passes.ts'
 import type { Service } from './service.ts'
 
 export interface ScheduledBackupOptions {
@@ -25,8 +26,6 @@ export interface ScheduledBackupOptions {
 
 /** The names this service writes and prunes; any other file in the dir is never touched. */
 const ARCHIVE = /^deskhook-backup-(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})\.tar\.gz$/
-/** setTimeout's limit (about 24.8 days); a longer wait is several timers. */
-const MAX_TIMER_MS = 2 ** 31 - 1
 
 /** The running service of each server, for tests and for an admin's "back up now" later. */
 const services = new WeakMap<AppContext, ScheduledBackup>()
@@ -43,10 +42,8 @@ export class ScheduledBackup implements Service {
   readonly name = 'scheduled backup'
   readonly #ctx: AppContext
   readonly #opts: ScheduledBackupOptions
-  #timer: ReturnType<typeof setTimeout> | undefined
-  #stopped = false
   /** Backups run one after another, never two at once. */
-  #chain: Promise<unknown> = Promise.resolve()
+  readonly #passes = new SerialPasses(() => this.#backup())
 
   constructor(ctx: AppContext, options: Partial<ScheduledBackupOptions> = {}) {
     const { config } = ctx
@@ -80,36 +77,22 @@ export class ScheduledBackup implements Service {
 
   /** One backup now (after the one running, if any); never rejects. */
   runOnce(): Promise<ScheduledBackupRecord> {
-    const pass = this.#chain.then(() => this.#backup())
-    this.#chain = pass.catch(() => {})
-    return pass
+    return this.#passes.runOnce()
   }
 
   /** No new backup starts; the one in flight finishes (its archive complete) before this resolves. */
   async stop(): Promise<void> {
-    this.#stopped = true
-    clearTimeout(this.#timer)
-    this.#timer = undefined
     if (services.get(this.#ctx) === this) services.delete(this.#ctx)
-    await this.#chain
+    await this.#passes.stop()
   }
 
   #schedule(delayMs: number): void {
-    if (this.#stopped) return
-    clearTimeout(this.#timer)
-    const wait = Math.min(delayMs, MAX_TIMER_MS)
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined
-      if (wait < delayMs) this.#schedule(delayMs - wait)
-      else void this.#fire()
-    }, wait)
-    // Never the reason a process stays alive.
-    this.#timer.unref()
+    this.#passes.schedule(delayMs, () => void this.#fire())
   }
 
   async #fire(): Promise<void> {
     const record = await this.runOnce()
-    if (this.#stopped) return
+    if (this.#passes.stopped) return
     const { everyMs, retryMs } = this.#opts
     const next = Date.parse(record.at) + everyMs - this.#ctx.clock.now().getTime()
     this.#schedule(record.error ? Math.min(retryMs, everyMs) : Math.max(0, next))
