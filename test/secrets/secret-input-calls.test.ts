@@ -1,14 +1,12 @@
-import { afterAll, afterEach, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { createHash } from 'node:crypto'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import stableStringify from 'safe-stable-stringify'
-import { createEnrollmentToken } from '../../src/modules/desktops/service.ts'
 import { addJobVersion, promoteJob } from '../../src/modules/jobs/service.ts'
 import { eventually } from '../helpers/cli.ts'
-import { FakeRunner } from '../helpers/fake-runner.ts'
 import { noopAutomation } from '../helpers/live-job.ts'
-import { tempDir } from '../helpers/temp-dir.ts'
-import { startTestServer, type TestServer, teachBody } from '../helpers/test-server.ts'
+import { restartableServer } from '../helpers/restartable-server.ts'
+import { type TestServer, teachBody } from '../helpers/test-server.ts'
 
 /** Live calls to a job with secret inputs: idempotency, a restart before dispatch, its OpenAPI. */
 setDefaultTimeout(30_000)
@@ -16,31 +14,14 @@ setDefaultTimeout(30_000)
 const PASSWORD = 'Heron-Saffron-62!'
 const OTHER = 'Heron-Saffron-63!'
 
-const dir = tempDir()
-let s: TestServer | undefined
-let desk: FakeRunner | undefined
-/** The key the first start printed; later starts on the same data dir make none. */
-let apiKey = ''
-
-afterEach(async () => {
-  desk?.close()
-  desk = undefined
-  await s?.close()
-  s = undefined
-})
-afterAll(() => dir.remove())
-
-async function start(): Promise<TestServer> {
-  s = await startTestServer({}, { dataDir: dir.path })
-  apiKey ||= s.key
-  return s
-}
+const servers = restartableServer()
+const start = () => servers.start()
 
 /** A live job whose `password` and `login.pin` are secret inputs (the builder stood in for). */
 async function secretJob(server: TestServer, path: string): Promise<string> {
   const res = await server.call(path, {
     method: 'POST',
-    key: apiKey,
+    key: servers.key,
     json: teachBody(
       { prompt: 'Sign in', secrets: ['password', 'login.pin'] },
       { user: 'ada', password: 'Taught-Pw-1', login: { pin: 'Taught-Pin-1', site: 'eu' } },
@@ -56,7 +37,7 @@ async function secretJob(server: TestServer, path: string): Promise<string> {
 }
 
 const call = (server: TestServer, path: string, body: unknown, headers: Record<string, string> = {}) =>
-  server.call(path, { method: 'POST', key: apiKey, json: body, headers })
+  server.call(path, { method: 'POST', key: servers.key, json: body, headers })
 
 describe('a call with secret inputs', () => {
   test('an Idempotency-Key matches the same password, refuses another, and stores no plain hash of it', async () => {
@@ -113,9 +94,9 @@ describe('a call with secret inputs', () => {
     await server.close()
 
     server = await start()
-    desk = await FakeRunner.connect(server.url, { token: createEnrollmentToken(server.ctx).token })
+    const desk = await servers.connectDesk()
     const ended = await eventually(async () => {
-      const view = await (await server.call(`/_executions/${jobExecutionId}`, { key: apiKey })).json()
+      const view = await (await server.call(`/_executions/${jobExecutionId}`, { key: servers.key })).json()
       return view.done ? view : undefined
     })
     expect(ended.status).toBe('failed')

@@ -1,36 +1,23 @@
-import { afterAll, afterEach, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { randomBytes } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createEnrollmentToken } from '../../src/modules/desktops/service.ts'
 import { setJobSecret } from '../../src/modules/secrets/service.ts'
-import { FakeRunner } from '../helpers/fake-runner.ts'
+import type { FakeRunner } from '../helpers/fake-runner.ts'
 import { liveJob } from '../helpers/live-job.ts'
-import { tempDir } from '../helpers/temp-dir.ts'
-import { startTestServer, type TestServer } from '../helpers/test-server.ts'
+import { restartableServer } from '../helpers/restartable-server.ts'
+import type { TestServer } from '../helpers/test-server.ts'
 
 /** What the agent is sent and what is kept, with a desktop that echoes its input back. */
-const dir = tempDir()
-let s: TestServer | undefined
+const servers = restartableServer()
 let desk: FakeRunner | undefined
-/** The key the first start printed; later starts on the same data dir make none. */
-let apiKey = ''
-
-afterEach(async () => {
-  desk?.close()
-  desk = undefined
-  await s?.close()
-  s = undefined
-})
-afterAll(() => dir.remove())
 
 async function start(setUp: (server: TestServer) => Promise<void> = async () => {}) {
-  s = await startTestServer({}, { dataDir: dir.path })
-  apiKey ||= s.key
+  const s = await servers.start()
   await setUp(s)
   // The fake desktop runs automations only: keep the builder (the teaching calls' builds) off it.
   s.ctx.db.$client.run("UPDATE builds SET status = 'failed'")
-  desk = await FakeRunner.connect(s.url, { token: createEnrollmentToken(s.ctx).token })
+  desk = await servers.connectDesk()
   return s
 }
 
@@ -64,15 +51,17 @@ describe('secrets at dispatch', () => {
   })
 
   test('with another secrets.key the run fails clearly instead of waiting forever', async () => {
-    writeFileSync(join(dir.path, 'secrets.key'), randomBytes(32))
+    writeFileSync(join(servers.dataDir, 'secrets.key'), randomBytes(32))
     const server = await start()
-    const res = await server.call('/vault/with', { method: 'POST', json: {}, key: apiKey })
+    const res = await server.call('/vault/with', { method: 'POST', json: {}, key: servers.key })
     expect(res.status).toBe(502)
     const { error } = await res.json()
     expect(error.code).toBe('SECRETS_UNREADABLE')
     expect(error.message).toContain('does not decrypt')
     expect(desk!.runs).toEqual([])
     // The desktop is free for other jobs.
-    expect((await server.call('/vault/without', { method: 'POST', json: {}, key: apiKey })).status).toBe(200)
+    expect((await server.call('/vault/without', { method: 'POST', json: {}, key: servers.key })).status).toBe(
+      200,
+    )
   })
 })
