@@ -6,6 +6,11 @@ export interface RunningApp {
   name: string
   /** Where the app starts (the agent's browser opens it there). */
   url: string
+  /**
+   * Ends every signed-in session the app holds (its session store emptied), so a job behind a
+   * sign-in must sign in again: the bench calls it before the live calls of a job with secrets.
+   */
+  clearSessions?(): Promise<void>
   stop(): Promise<void>
 }
 
