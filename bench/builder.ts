@@ -1,43 +1,102 @@
 /**
- * `bun run bench:builder`: teaches every gauntlet job (third-party apps, test/gauntlet/) end to
- * end over HTTP — real server, real agent, Debian's Chromium — answering from each job's answer
- * sheet, then promotes it and makes two live calls with new inputs, checked against the app's
- * own state. Prints one table and writes it to bench/results/builder-<date>.md.
+ * `bun run bench:builder`: teaches jobs end to end over HTTP — real server, real agent, Debian's
+ * Chromium — answering from each job's answer sheet, then promotes each and makes two live calls
+ * with new inputs, checked against the app's own state. A job behind a sign-in has its app's
+ * sessions cleared before the live calls (the job must sign in again by itself).
  *
- * Build time is also given as a ratio to a baseline measured in the same run on the same app:
- * one launch + snapshot of the app through the agent (what the cheapest possible build costs).
+ * Three tables: the **development** and **held-out** third-party sets of bench/builder-split.md
+ * (the held-out one is the figure that counts) and the gauntlet the builder was tuned on earlier.
+ * Each reports jobs working live, built-but-wrong (a build that succeeded and answers live calls
+ * wrongly: the worst outcome), answers (questions answered and pointing actions) per job, and
+ * build time, also as a ratio to a baseline measured in the same run on the same app: one
+ * launch + snapshot of the app through the agent.
  *
- * Arguments pick apps or jobs: `bun run bench:builder dokuwiki "fossil:look"` runs the jobs whose
- * "app:job name" contains one of them (the table is then written only to stdout).
+ * Arguments pick sets, apps or jobs: `bun run bench:builder development`, `… heldout`,
+ * `… gauntlet`, `… redmine "fossil:look"` (then the tables are written only to stdout).
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { WindowInfo } from '../src/protocol/elements.ts'
 import { GAUNTLET } from '../test/gauntlet/all-jobs.ts'
 import { startRig } from '../test/gauntlet/harness.ts'
-import { type JobOutcome, row, runJob } from '../test/gauntlet/run-job.ts'
+import { type JobOutcome, row, runJob, verdict } from '../test/gauntlet/run-job.ts'
+import type { GauntletJob, RunningApp } from '../test/gauntlet/types.ts'
+import type { ThirdPartyApp } from '../test/thirdparty/types.ts'
 
-const picks = process.argv.slice(2).map((a) => a.toLowerCase())
+type SetName = 'development' | 'heldOut' | 'gauntlet'
+interface Entry {
+  set: SetName
+  name: string
+  start(): Promise<RunningApp>
+  jobs: GauntletJob<never>[]
+}
+
+const split = JSON.parse(
+  /```json\n([\s\S]*?)```/.exec(readFileSync(join(import.meta.dir, 'builder-split.md'), 'utf8'))![1]!,
+) as { development: string[]; heldOut: string[] }
+
+async function thirdParty(set: SetName, name: string): Promise<Entry> {
+  try {
+    const { app } = (await import(`../test/thirdparty/${name}/index.ts`)) as { app: ThirdPartyApp<never> }
+    return { set, name, start: app.start, jobs: app.jobs as GauntletJob<never>[] }
+  } catch (err) {
+    // Listed in the split but not loadable: counted as a job that did not build, never skipped.
+    const why = (err as Error).message.split('\n')[0]
+    const missing = { name: 'app', prompt: '', method: 'POST', path: '/', samples: () => [], live: () => [] }
+    return { set, name, start: () => Promise.reject(new Error(why)), jobs: [missing as never] }
+  }
+}
+
+const picks = process.argv.slice(2).map((a) => a.toLowerCase().replace('held-out', 'heldout'))
+const setPicks = picks.filter((p) => ['development', 'heldout', 'gauntlet'].includes(p))
+const namePicks = picks.filter((p) => !setPicks.includes(p))
+const wantSet = (set: SetName) => !setPicks.length || setPicks.includes(set.toLowerCase())
 const picked = (app: string, job: string) =>
-  !picks.length || picks.some((p) => `${app}:${job}`.toLowerCase().includes(p))
-const outcomes: JobOutcome[] = []
-const baselines: number[] = []
-for (const entry of GAUNTLET) {
+  !namePicks.length || namePicks.some((p) => `${app}:${job}`.toLowerCase().includes(p))
+
+const entries: Entry[] = []
+for (const name of split.development)
+  if (wantSet('development')) entries.push(await thirdParty('development', name))
+for (const name of split.heldOut) if (wantSet('heldOut')) entries.push(await thirdParty('heldOut', name))
+if (wantSet('gauntlet'))
+  for (const g of GAUNTLET) entries.push({ set: 'gauntlet', name: g.name, start: g.start, jobs: g.jobs })
+
+const outcomes = new Map<SetName, JobOutcome[]>()
+const baselines = new Map<SetName, number[]>()
+for (const entry of entries) {
   const jobs = entry.jobs.filter((j) => picked(entry.name, j.name))
   if (!jobs.length) continue
-  const app = await entry.start()
+  let app: RunningApp
+  try {
+    app = await entry.start()
+  } catch (err) {
+    // An app that cannot start here is reported, not silently dropped from the figures.
+    for (const job of jobs)
+      push(outcomes, entry.set, {
+        app: entry.name,
+        job: job.name,
+        outcome: `app did not start: ${(err as Error).message.split('\n')[0]}`,
+        questions: [],
+        buildSeconds: 0,
+        liveCorrect: 0,
+        built: false,
+        trail: [],
+      })
+    continue
+  }
   const rig = await startRig(app.url)
   try {
     const desktopId = String((await rig.agent.waitForLog((l) => l.msg === 'online')).desktopId)
     const t0 = performance.now()
     const window = await rig.server.hub.rpc<WindowInfo>(desktopId, 'launch', [{ url: app.url }])
     await rig.server.hub.rpc(desktopId, 'snapshot', [window.id])
-    baselines.push((performance.now() - t0) / 1000)
+    push(baselines, entry.set, (performance.now() - t0) / 1000)
     for (const job of jobs) {
       const outcome = await runJob(rig.server, app as never, job)
-      outcomes.push(outcome)
-      console.error(row(outcome))
-      for (const line of outcome.trail) console.error(`    ${line}`)
+      push(outcomes, entry.set, outcome)
+      console.error(`[${entry.set}] ${row(outcome, entry.set !== 'heldOut')}`)
+      // The held-out set is measured, not read for ideas: its trails stay out of the log.
+      if (entry.set !== 'heldOut') for (const line of outcome.trail) console.error(`    ${line}`)
     }
   } finally {
     await rig.stop()
@@ -45,6 +104,9 @@ for (const entry of GAUNTLET) {
   }
 }
 
+function push<T>(map: Map<SetName, T[]>, set: SetName, value: T): void {
+  map.set(set, [...(map.get(set) ?? []), value])
+}
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b)
   return s.length
@@ -53,21 +115,39 @@ const median = (xs: number[]) => {
       : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
     : 0
 }
-const passed = outcomes.filter((o) => o.outcome === 'passed').length
-const questions = outcomes.reduce((n, o) => n + o.questions.length, 0) / Math.max(1, outcomes.length)
-const build = median(outcomes.map((o) => o.buildSeconds))
-const base = median(baselines)
-const lines = [
-  '| app | job | outcome | questions | build s | live correct |',
-  '| --- | --- | --- | --- | --- | --- |',
-  ...outcomes.map(row),
-  '',
-  `Jobs passed: **${passed}/${outcomes.length}** · mean questions per job: **${questions.toFixed(2)}** · ` +
-    `median build: **${build.toFixed(1)} s** (baseline launch+snapshot ${base.toFixed(2)} s; ratio ${(build / Math.max(base, 0.001)).toFixed(1)}×)`,
-]
+const TITLES: Record<SetName, string> = {
+  development: 'Development set (third-party apps; rules may come from these)',
+  heldOut: 'Held-out set (third-party apps; measured only — the figure that counts)',
+  gauntlet: 'Gauntlet (apps tuned on in earlier work; a regression check)',
+}
+const lines: string[] = []
+let allWorked = true
+for (const set of ['development', 'heldOut', 'gauntlet'] as SetName[]) {
+  const list = outcomes.get(set)
+  if (!list?.length) continue
+  const works = list.filter((o) => verdict(o) === 'works').length
+  const wrong = list.filter((o) => verdict(o) === 'built-but-wrong').length
+  const answers = list.reduce((n, o) => n + o.questions.length, 0) / list.length
+  const build = median(list.filter((o) => o.built).map((o) => o.buildSeconds))
+  const base = median(baselines.get(set) ?? [])
+  if (works !== list.length) allWorked = false
+  lines.push(
+    `### ${TITLES[set]}`,
+    '',
+    '| app | job | verdict | outcome | answers | build s | live correct |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...list.map((o) => row(o, set !== 'heldOut')),
+    '',
+    `Jobs working live: **${works}/${list.length}** (${Math.round((100 * works) / list.length)}%) · ` +
+      `built but wrong: **${wrong}** · answers and pointing per job: **${answers.toFixed(2)}** · ` +
+      `median build (built jobs): **${build.toFixed(1)} s** (baseline launch+snapshot ${base.toFixed(2)} s; ` +
+      `ratio ${(build / Math.max(base, 0.001)).toFixed(1)}×)`,
+    '',
+  )
+}
 console.log(lines.join('\n'))
 const dir = join(import.meta.dir, 'results')
 mkdirSync(dir, { recursive: true })
 if (!picks.length)
   writeFileSync(join(dir, `builder-${new Date().toISOString().slice(0, 10)}.md`), `${lines.join('\n')}\n`)
-process.exit(passed === outcomes.length ? 0 : 1)
+process.exit(allWorked ? 0 : 1)

@@ -20,6 +20,8 @@ export interface JobOutcome {
   questions: string[]
   buildSeconds: number
   liveCorrect: number
+  /** The build succeeded and the job was promoted (its live calls then decide the verdict). */
+  built: boolean
   /** The last progress lines of a failed build (what it tried). */
   trail: string[]
 }
@@ -55,6 +57,7 @@ async function teachAndCall<A extends RunningApp>(
     questions: [],
     buildSeconds: 0,
     liveCorrect: 0,
+    built: false,
     trail: [],
   }
   const started = performance.now()
@@ -140,6 +143,9 @@ async function teachAndCall<A extends RunningApp>(
     const { jobs } = (await (await s.call('/_jobs')).json()) as { jobs: { path: string; mode: string }[] }
     return jobs.some((j) => j.path === job.path && j.mode === 'live')
   }, 10_000)
+  out.built = true
+  // A signed-in job must sign in again by itself once the app has forgotten the agent's session.
+  if (job.secrets && app.clearSessions) await app.clearSessions()
   const problems: string[] = []
   for (const [i, call] of job.live(app).entries()) {
     const res =
@@ -168,11 +174,21 @@ async function giveUp(s: TestServer, jobId: string | undefined): Promise<void> {
   if (jobId && !process.env.GAUNTLET_KEEP) await s.call(`/_jobs/${jobId}`, { method: 'DELETE' })
 }
 
+/**
+ * What a person would call the outcome: it works live; it built and answers live calls wrongly
+ * (the worst outcome: it looks right); or it did not build (failed, gave up, or asked something
+ * its owner could not answer).
+ */
+export function verdict(o: JobOutcome): 'works' | 'built-but-wrong' | 'not built' {
+  if (o.outcome === 'passed') return 'works'
+  return o.built ? 'built-but-wrong' : 'not built'
+}
+
 /** The outcome as one table row (for the bench and for failing tests' messages). */
-export function row(o: JobOutcome): string {
-  const outcome =
-    o.outcome.length > 120 && !process.env.GAUNTLET_FULL ? `${o.outcome.slice(0, 117)}…` : o.outcome
-  return `| ${o.app} | ${o.job} | ${outcome.replaceAll('|', '\\|')} | ${o.questions.length}${o.questions.length ? ` (${o.questions.join(', ')})` : ''} | ${o.buildSeconds.toFixed(1)} | ${o.liveCorrect}/2 |`
+export function row(o: JobOutcome, detail = true): string {
+  const full = detail ? o.outcome : verdict(o) === 'works' ? 'passed' : o.outcome.split(':')[0]!
+  const outcome = full.length > 120 && !process.env.GAUNTLET_FULL ? `${full.slice(0, 117)}…` : full
+  return `| ${o.app} | ${o.job} | ${verdict(o)} | ${outcome.replaceAll('|', '\\|')} | ${o.questions.length}${o.questions.length ? ` (${o.questions.join(', ')})` : ''} | ${o.buildSeconds.toFixed(1)} | ${o.liveCorrect}/2 |`
 }
 
 async function settled(s: TestServer, buildId: string): Promise<BuildView> {
