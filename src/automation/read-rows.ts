@@ -1,6 +1,8 @@
-// `read` with `source: rows`: a table, grid or list on screen as an array of plain objects. Pure
-// over the element tree, so the same rules hold for every driver and for recorded screens.
-import type { UiElement } from '../protocol/elements.ts'
+// `read` with `source: rows`: a table, grid, list or run of cards on screen as an array of plain
+// objects. Pure over the element tree, so the same rules hold for every driver and for recorded
+// screens; the builder uses the same item and part rules to choose what a step reads.
+import type { CardRun, RowPart } from '../protocol/automation.ts'
+import type { UiElement, UiRole } from '../protocol/elements.ts'
 import { collapse, foldWord } from './text-match.ts'
 
 export class RowsError extends Error {
@@ -10,25 +12,59 @@ export class RowsError extends Error {
 const LIST_ROLES = new Set(['list', 'listbox', 'tree', 'menu', 'tablist'])
 const ITEM_ROLES = new Set(['listitem', 'option', 'treeitem', 'menuitem', 'tab'])
 const CELL_ROLES = new Set(['cell', 'rowheader', 'columnheader'])
+/** What a person reads as one piece of a row or card: a title, a link, a line of text, a cell. */
+const PART_ROLES = new Set<UiRole>(['heading', 'link', 'text', 'cell', 'rowheader', 'columnheader', 'status'])
+
+/** How a read step shapes each row beyond header columns (see the read step's schema). */
+export interface RowShape {
+  parts?: Readonly<Record<string, RowPart>>
+  cards?: CardRun
+  pluck?: string
+}
 
 /**
  * Tables give one object per data row, keyed by the header texts or, with `columns` (output key
- * → header text, compared without case, accents or punctuation), by the caller's keys. Lists
- * give `{text, href?}` per item. A table with headers but no data rows gives [].
+ * → header text, compared without case, accents or punctuation), by the caller's keys; `parts`
+ * adds keys read at a cell's position (tables without headers) or inside a cell. Lists give
+ * `{text, href?}` per item and cards `{title, href?, text}`, or `parts` of each. A table with
+ * headers but no data rows gives [].
  */
 export function readRows(
   target: UiElement,
   columns?: Readonly<Record<string, string>>,
+  shape?: Omit<RowShape, 'pluck'>,
+): Record<string, unknown>[]
+export function readRows(
+  target: UiElement,
+  columns?: Readonly<Record<string, string>>,
+  shape?: RowShape,
+): unknown[]
+export function readRows(
+  target: UiElement,
+  columns?: Readonly<Record<string, string>>,
+  shape: RowShape = {},
+): unknown[] {
+  const rows = objects(target, columns, shape)
+  const pluck = shape.pluck
+  return pluck === undefined ? rows : rows.map((row) => row[pluck] ?? '')
+}
+
+function objects(
+  target: UiElement,
+  columns: Readonly<Record<string, string>> | undefined,
+  shape: RowShape,
 ): Record<string, unknown>[] {
-  if (target.role === 'table') return tableRows(target, columns)
-  if (LIST_ROLES.has(target.role)) return listItems(target)
+  if (shape.cards) return cardItems(target, shape.cards).map((card) => itemObject(card, shape.parts, true))
+  if (target.role === 'table') return tableRows(target, columns, shape.parts)
+  if (LIST_ROLES.has(target.role)) return listItems(target).map((item) => itemObject([item], shape.parts))
   // A container around one table or list (a card, a region) reads as that table or list.
   const inner = findFirst(target, (e) => e.role === 'table' || LIST_ROLES.has(e.role))
-  if (inner) return readRows(inner, columns)
+  if (inner) return objects(inner, columns, shape)
   throw new RowsError(`${target.role} "${target.name}" is not a table, grid or list`)
 }
 
-function tableRows(table: UiElement, columns?: Readonly<Record<string, string>>): Record<string, unknown>[] {
+/** A table's header row (all column headers; none in a grid without one) and its data rows. */
+export function tableLayout(table: UiElement): { header?: UiElement; headers: string[]; rows: UiElement[] } {
   const rows = collect(
     table,
     (e) => e.role === 'row',
@@ -38,14 +74,26 @@ function tableRows(table: UiElement, columns?: Readonly<Record<string, string>>)
     const cells = row.children.filter((c) => CELL_ROLES.has(c.role))
     return cells.length > 0 && cells.every((c) => c.role === 'columnheader')
   }
-  const headerRow = rows.find(isHeaderRow)
-  const headers = headerRow ? cellsOf(headerRow).map(textOf) : []
-  const dataRows = rows.filter((row) => !isHeaderRow(row) && cellsOf(row).length > 0)
-  const keys = columns ? mappedKeys(headers, columns) : headerKeys(headers)
-  return dataRows.map((row) => {
+  const header = rows.find(isHeaderRow)
+  return {
+    ...(header ? { header } : {}),
+    headers: header ? cellsOf(header).map(textOf) : [],
+    rows: rows.filter((row) => !isHeaderRow(row) && cellsOf(row).length > 0),
+  }
+}
+
+function tableRows(
+  table: UiElement,
+  columns: Readonly<Record<string, string>> | undefined,
+  parts: RowShape['parts'],
+): Record<string, unknown>[] {
+  const { headers, rows } = tableLayout(table)
+  const keys = columns ? mappedKeys(headers, columns) : parts ? () => [] : headerKeys(headers)
+  return rows.map((row) => {
     const cells = cellsOf(row)
     const out: Record<string, unknown> = {}
     for (const { key, index } of keys(cells.length)) out[key] = cells[index] ? textOf(cells[index]) : ''
+    for (const [key, part] of Object.entries(parts ?? {})) out[key] = partValue([row], part)
     return out
   })
 }
@@ -78,22 +126,91 @@ function mappedKeys(headers: string[], columns: Readonly<Record<string, string>>
   return () => keys
 }
 
-function listItems(list: UiElement): Record<string, unknown>[] {
-  const items = collect(
+/** The items of a list, listbox or tree, not looking into nested lists or tables. */
+export function listItems(list: UiElement): UiElement[] {
+  return collect(
     list,
     (e) => ITEM_ROLES.has(e.role),
     (e) => e !== list && (LIST_ROLES.has(e.role) || e.role === 'table'),
   )
-  return items.map((item) => {
-    const link = item.role === 'link' ? item : findFirst(item, (e) => e.role === 'link' && !!e.href)
-    const out: Record<string, unknown> = { text: textOf(item) }
-    if (link?.href) out.href = link.href
-    return out
-  })
+}
+
+/**
+ * The cards of a run, each as the elements it is made of: one child per card, or (flat) the
+ * children from one starting element to the next. The last flat card stops at the longest
+ * length of the others, so a footer or pager after the run is not read as part of it.
+ */
+export function cardItems(target: UiElement, run: CardRun): UiElement[][] {
+  if (!run.flat) return target.children.filter((c) => c.role === run.role).map((c) => [c])
+  const starts = target.children.flatMap((c, i) => (c.role === run.role ? [i] : []))
+  const cards = starts.map((start, i) =>
+    target.children.slice(start, starts[i + 1] ?? target.children.length),
+  )
+  if (cards.length >= 2) {
+    const longest = Math.max(...cards.slice(0, -1).map((c) => c.length))
+    cards[cards.length - 1] = cards[cards.length - 1]!.slice(0, longest)
+  }
+  return cards
+}
+
+/** The text parts of an item in screen order, not looking inside a part (a heading's link). */
+export function partsOf(item: readonly UiElement[]): UiElement[] {
+  const out: UiElement[] = []
+  const visit = (e: UiElement) => {
+    if (PART_ROLES.has(e.role) && textOf(e) !== '') out.push(e)
+    else for (const child of e.children) visit(child)
+  }
+  for (const e of item) visit(e)
+  return out
+}
+
+/** The element a part points at in an item (a row is an item of one element). */
+export function partElement(item: readonly UiElement[], part: RowPart): UiElement | undefined {
+  let scope: readonly UiElement[] = item
+  if (part.cell !== undefined) {
+    const cell = item.length === 1 ? cellsOf(item[0]!)[part.cell - 1] : undefined
+    if (!cell) return undefined
+    if (part.role === undefined && part.nth === undefined) return cell
+    scope = cell.children
+  }
+  const parts = partsOf(scope).filter((p) => part.role === undefined || p.role === part.role)
+  return parts[(part.nth ?? 1) - 1]
+}
+
+export function partValue(item: readonly UiElement[], part: RowPart): string {
+  const element = partElement(item, part)
+  if (!element) return ''
+  return part.href ? (linkOf(element)?.href ?? '') : textOf(element)
+}
+
+/** An item as an object: its parts by key, else `{text, href?}` (one element) or `{title, href?, text}` (a card). */
+function itemObject(item: UiElement[], parts: RowShape['parts'], card = false): Record<string, unknown> {
+  if (parts)
+    return Object.fromEntries(Object.entries(parts).map(([key, part]) => [key, partValue(item, part)]))
+  const [only] = item
+  if (!card && only) {
+    const link = linkOf(only)
+    return { text: textOf(only), ...(link?.href ? { href: link.href } : {}) }
+  }
+  const all = partsOf(item)
+  const title = all.find((p) => p.role === 'heading') ?? all.find((p) => p.role === 'link') ?? all[0]
+  const href = title && linkOf(title)?.href
+  const text = collapse(
+    all
+      .filter((p) => p !== title)
+      .map(textOf)
+      .filter((t) => t !== (title && textOf(title)))
+      .join(' '),
+  )
+  return { title: title ? textOf(title) : '', ...(href ? { href } : {}), text }
+}
+
+function linkOf(element: UiElement): UiElement | undefined {
+  return element.role === 'link' ? element : findFirst(element, (e) => e.role === 'link' && !!e.href)
 }
 
 /** Cells of a row, looking through wrappers (a generic element a grid library puts around them). */
-function cellsOf(row: UiElement): UiElement[] {
+export function cellsOf(row: UiElement): UiElement[] {
   return collect(
     row,
     (e) => CELL_ROLES.has(e.role),

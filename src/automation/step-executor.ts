@@ -207,7 +207,7 @@ async function readValue(
   if (source === 'rows') {
     return onTarget(ctx, step.target, deadline, async (element) => {
       try {
-        return readRows(element, step.columns)
+        return readRows(element, step.columns, { parts: step.parts, cards: step.cards, pluck: step.pluck })
       } catch (error) {
         if (error instanceof RowsError) throw fail('ACTION_FAILED', error.message, { selector: step.target })
         throw error

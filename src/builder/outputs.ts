@@ -7,11 +7,15 @@ import { collapse } from '../automation/text-match.ts'
 import type { Fingerprint, Selector, Step } from '../protocol/automation.ts'
 import type { UiElement, UiRole } from '../protocol/elements.ts'
 import type { Ending } from './classify.ts'
+import { listExpected, rowsRead } from './collections.ts'
 import { escapeRegex, extractPattern, generaliseText, idLikeTokens } from './generalise.ts'
 import type { PromptReading } from './prompt.ts'
 import { designPlaceSelector, designTextSelector } from './selector-design.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
 import { compact, stems } from './words.ts'
+
+// Lists moved to collections.ts; their names stay importable from here.
+export { findCollections, listExpected, rowsRead } from './collections.ts'
 
 export interface OutputContext {
   ending: Ending
@@ -46,7 +50,7 @@ export function expectedReads(
   const missing: string[] = []
   for (const [key, expected] of Object.entries(expect)) {
     const step = listExpected(expected)
-      ? rowsRead(ctx, key)
+      ? rowsRead(ctx, key, expected)
       : isTypeSpec(expected)
         ? generatedRead(ctx, key)
         : exactRead(ctx, key, expected)
@@ -87,72 +91,6 @@ export function readsForExpect(
       extract: step.extract,
     })
   return steps
-}
-
-/** `{"$type": "array"}` or a literal array: the output is a list (search results, table rows). */
-export function listExpected(value: unknown): boolean {
-  return Array.isArray(value) || (isTypeSpec(value) && value.$type === 'array')
-}
-
-const LISTS = new Set<UiRole>(['table', 'list', 'listbox', 'tree'])
-const ITEMS = new Set<UiRole>(['row', 'listitem', 'option', 'treeitem'])
-const CHROME = new Set<UiRole>(['menu', 'menubar', 'tablist', 'toolbar'])
-
-/**
- * A list output reads the table or list the submit brought up: one that holds new items (not
- * the site's menus), preferring one whose items show the sample's values (a search's results
- * name what was searched), then one whose heading or name has the key's words, then the longest.
- */
-export function rowsRead(ctx: OutputContext, key: string): ReadStep | undefined {
-  const index = indexTree(ctx.after)
-  const fresh = new Set(ctx.ending.appeared)
-  const keyStems = stems(key)
-  const values = ctx.inputs.map(norm).filter((v) => v.length >= 2)
-  let best: { element: UiElement; score: number } | undefined
-  for (const element of index.all) {
-    if (!LISTS.has(element.role)) continue
-    let inChrome = false
-    for (let a = index.parent.get(element); a; a = index.parent.get(a))
-      if (CHROME.has(a.role)) inChrome = true
-    if (inChrome) continue
-    const items = indexTree(element).all.filter((e) => ITEMS.has(e.role))
-    const texts = items.map((item) =>
-      norm(
-        indexTree(item)
-          .all.map((e) => e.name)
-          .join(' '),
-      ),
-    )
-    const newItems = items.filter((item) => indexTree(item).all.some((e) => fresh.has(e))).length
-    if (newItems === 0) continue
-    const heading = headingBefore(index.all, element)
-    const named = stems(`${element.name} ${heading}`).some((w) => keyStems.some((k) => w.startsWith(k)))
-    const score =
-      (texts.some((t) => values.some((v) => t.includes(v))) ? 4 : 0) +
-      (named ? 2 : 0) +
-      Math.min(items.length, 20) / 20
-    if (!best || score > best.score) best = { element, score }
-  }
-  if (!best) return undefined
-  const heading = headingBefore(index.all, best.element)
-  return {
-    kind: 'read',
-    name: `Read the list “${key}”`,
-    target: designPlaceSelector(
-      ctx.after,
-      best.element,
-      heading ? `the list under “${heading}”` : `the ${best.element.role} of results`,
-    ),
-    source: 'rows',
-    into: key,
-  }
-}
-
-/** The text of the nearest heading before `element` in screen order. */
-function headingBefore(all: UiElement[], element: UiElement): string {
-  const at = all.indexOf(element)
-  for (let i = at - 1; i >= 0; i--) if (all[i]!.role === 'heading') return all[i]!.name
-  return ''
 }
 
 /** The id-like token that appeared nearest to the key's words ("customerId" → C-1042 in "Customer C-1042 created"). */

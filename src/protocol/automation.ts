@@ -24,6 +24,28 @@ export const PathSegment = Type.Object({
 export type PathSegment = Static<typeof PathSegment>
 
 /**
+ * Where a row or item of a collection shows one value: with `cell`, that cell of a row (1-based,
+ * in screen order); then, with `role` and/or `nth`, the nth text part (heading, link, text, cell…)
+ * of that cell or item, counting only parts of that role when given. `href` reads the address of
+ * the part's link instead of its text.
+ */
+export const RowPart = Type.Object({
+  cell: Type.Optional(Type.Integer({ minimum: 1 })),
+  role: Type.Optional(UiRole),
+  nth: Type.Optional(Type.Integer({ minimum: 1 })),
+  href: Type.Optional(Type.Boolean()),
+})
+export type RowPart = Static<typeof RowPart>
+
+/**
+ * Cards: each child of the target with this role is one item (an <article> per post, a div per
+ * record); with `flat`, the target's children are the cards' parts side by side and each card
+ * starts at a child with this role (a heading, then its text and links).
+ */
+export const CardRun = Type.Object({ role: UiRole, flat: Type.Optional(Type.Boolean()) })
+export type CardRun = Static<typeof CardRun>
+
+/**
  * One way to recognise an element. String fields are templates, so a selector can point at
  * e.g. the link named after the id the caller passed.
  */
@@ -191,12 +213,19 @@ export const Step = Type.Union([
     target: Type.Optional(Selector),
     /**
      * `element` (default): the target's value or text. `url`: the page's address (no target).
-     * `rows`: the target is a table, grid or list; the value is an array of objects, one per row
-     * (data rows only), keyed by `columns` (output key → column header text) or, without
-     * `columns`, by the headers themselves; list items give `{text, href?}`.
+     * `rows`: the target is a table, grid, list or run of cards; the value is an array of
+     * objects, one per row or item (data rows only), keyed by `columns` (output key → column
+     * header text) and `parts` or, without them, by the headers themselves; list items give
+     * `{text, href?}`, cards `{title, href?, text}`.
      */
     source: Type.Optional(Type.Union([Type.Literal('element'), Type.Literal('url'), Type.Literal('rows')])),
     columns: Type.Optional(Type.Record(Type.String(), Type.String())),
+    /** Output key → where each row or item shows it (a table without headers, a card's parts). */
+    parts: Type.Optional(Type.Record(Type.String(), RowPart)),
+    /** The target holds repeated cards rather than a table or list (see `CardRun`). */
+    cards: Type.Optional(CardRun),
+    /** Each row gives the value of this key alone: a list of strings, not of objects. */
+    pluck: Type.Optional(Type.String()),
     /** Output key the value is stored under (and a template variable for later steps). */
     into: Type.String({ minLength: 1 }),
     /** `auto`: the value of a control, else its text. */
