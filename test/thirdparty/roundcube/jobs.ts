@@ -1,0 +1,150 @@
+// Jobs an office would want from its webmail, in the caller's words ("search my mail", "the message
+// with this subject"), behind Roundcube's sign-in. Each live call is checked against the mail
+// Dovecot really holds (the Maildir files), including messages delivered just before the call.
+import type { Question } from '../../../src/protocol/questions.ts'
+import type { GauntletJob } from '../../gauntlet/types.ts'
+import { ROUNDCUBE_PASSWORD, ROUNDCUBE_USER, type Roundcube, type StoredMessage } from './app.ts'
+
+const secrets = { username: ROUNDCUBE_USER, password: ROUNDCUBE_PASSWORD }
+
+/** The values of the options whose labels match (the first match per pattern). */
+const pick = (q: Question, ...labels: RegExp[]) => {
+  const values = labels
+    .map((l) => q.options.find((o) => l.test(o.label))?.value)
+    .filter((v): v is string => v !== undefined)
+  if (!values.length) return undefined
+  return q.multiple ? values : values[0]
+}
+
+/** Search the mailbox for a word, return the subjects of the messages found. */
+export const searchMail: GauntletJob<Roundcube> = {
+  app: 'roundcube',
+  name: 'search mail, return the subjects',
+  method: 'GET',
+  path: '/mail/search',
+  prompt: 'Search my mail for a word and return the list of matching subjects',
+  secrets,
+  samples: () => [{ input: { query: 'invoice' }, expect: { subjects: { $type: 'array' } } }],
+  // The owner knows the mail screen: the word goes in the search box, the search is the submit,
+  // and what comes back is the Subject column.
+  answer: (q) => {
+    if (q.kind === 'choose_submit') return pick(q, /search/i)
+    if (q.kind === 'map_field') return pick(q, /search/i)
+    if (q.kind === 'choose_outputs') return pick(q, /subject/i)
+    return undefined
+  },
+  live: (app) => {
+    app.addMessage({
+      from: 'Copy & Co Sales <sales@copyandco.example>',
+      subject: 'Your printer toner order has shipped',
+      date: new Date('2025-03-13T12:10:00Z'),
+      body: 'Your order of four toner cartridges has shipped and arrives within two working days.',
+    })
+    return ['lunch', 'printer'].map((query) => ({
+      input: { query },
+      check: (r) => subjectsFound(app, r, query),
+    }))
+  },
+}
+
+/** Open the message with a subject, return who sent it and when. */
+export const readMessage: GauntletJob<Roundcube> = {
+  app: 'roundcube',
+  name: 'read a message by subject, return sender and date',
+  method: 'GET',
+  path: '/mail/message',
+  prompt: 'Open the message with the given subject and return its sender and date',
+  secrets,
+  samples: () => [
+    {
+      input: { subject: 'Invoice 2291 for February deliveries' },
+      expect: { sender: { $type: 'string' }, date: { $type: 'string' } },
+    },
+  ],
+  answer: (q) => {
+    if (q.kind === 'choose_submit') return pick(q, /search/i)
+    if (q.kind === 'map_field') return pick(q, /search/i)
+    if (q.kind === 'choose_outputs') return pick(q, /^(from|sender)\b/i, /^date\b/i)
+    return undefined
+  },
+  live: (app) => {
+    const fresh = [
+      {
+        from: 'Paul Richter <paul@richter-catering.example>',
+        subject: 'Catering quote for the spring party',
+        date: new Date('2025-03-14T12:00:00Z'),
+        body: 'Our quote for 40 guests is attached. It includes drinks and service staff.\n\nPaul Richter',
+      },
+      {
+        from: 'Anna Schulz <anna.schulz@lakeside-hotel.example>',
+        subject: 'Room block confirmation',
+        date: new Date('2025-03-17T11:45:00Z'),
+        body: 'We confirm a block of eight rooms from 19 to 21 March.\n\nAnna Schulz\nLakeside Hotel',
+      },
+    ]
+    for (const m of fresh) app.addMessage(m)
+    return fresh.map(({ subject }) => ({
+      input: { subject },
+      check: (r) => senderAndDate(app, r, subject),
+    }))
+  },
+}
+
+export const roundcubeJobs = [searchMail, readMessage]
+
+function subjectsFound(app: Roundcube, result: Record<string, unknown>, word: string): string | undefined {
+  const list = Object.values(result).find(Array.isArray) as unknown[] | undefined
+  if (!list) return `no list in ${JSON.stringify(result).slice(0, 200)}`
+  const text = JSON.stringify(list).toLowerCase()
+  const stored = app.messages()
+  const want = stored.filter((m) => m.subject.toLowerCase().includes(word)).map((m) => m.subject)
+  const not = stored.filter((m) => !m.subject.toLowerCase().includes(word)).map((m) => m.subject)
+  if (!want.length) return `the inbox has no message about ${word} (test data missing)`
+  const missing = want.filter((s) => !text.includes(s.toLowerCase()))
+  const extra = not.filter((s) => text.includes(s.toLowerCase()))
+  if (missing.length) return `list lacks ${missing.join(', ')}: ${JSON.stringify(list).slice(0, 200)}`
+  if (extra.length) return `list wrongly has ${extra.join(', ')}`
+  return undefined
+}
+
+function senderAndDate(app: Roundcube, result: Record<string, unknown>, subject: string): string | undefined {
+  const stored = app.messages().filter((m) => m.subject === subject)
+  if (stored.length !== 1) return `${stored.length} stored messages have the subject ${subject}`
+  const m = stored[0]!
+  const strings = Object.entries(result).filter(([, v]) => typeof v === 'string') as [string, string][]
+  const name = /^(.*?)\s*</.exec(m.from)?.[1]?.toLowerCase() ?? ''
+  const address = /<([^>]+)>/.exec(m.from)?.[1]?.toLowerCase() ?? m.from.toLowerCase()
+  const sender = strings.find(
+    ([, v]) => v.toLowerCase().includes(address) || (!!name && v.toLowerCase().includes(name)),
+  )
+  if (!sender) return `no value names the sender ${m.from}: ${JSON.stringify(result).slice(0, 300)}`
+  const date = strings.find(([k, v]) => k !== sender[0] && sameDay(v, m))
+  if (!date) return `no value gives the date ${m.date}: ${JSON.stringify(result).slice(0, 300)}`
+  return undefined
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
+
+/** A date as a person would accept it: the stored Date header's day in any common spelling. */
+function sameDay(value: string, m: StoredMessage): boolean {
+  const d = new Date(m.date)
+  const y = d.getUTCFullYear()
+  const mo = d.getUTCMonth() + 1
+  const day = d.getUTCDate()
+  const p = (n: number) => String(n).padStart(2, '0')
+  const v = value.toLowerCase()
+  const spelled = [
+    `${y}-${p(mo)}-${p(day)}`,
+    `${p(day)}.${p(mo)}.${y}`,
+    `${day}.${mo}.${y}`,
+    `${mo}/${day}/${y}`,
+    `${p(mo)}/${p(day)}/${y}`,
+    `${p(day)}/${p(mo)}/${y}`,
+  ]
+  if (spelled.some((s) => v.includes(s))) return true
+  const month = MONTHS[mo - 1]!
+  const words = new RegExp(`\\b(${day}\\s+${month}\\w*,?\\s+${y}|${month}\\w*\\s+${day},?\\s+${y})\\b`)
+  if (words.test(v)) return true
+  const parsed = Date.parse(value)
+  return !Number.isNaN(parsed) && Math.abs(parsed - d.getTime()) < 14 * 3600_000
+}
