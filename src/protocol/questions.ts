@@ -24,3 +24,10 @@ export interface Question {
   /** `demonstrate`: the window to record in (the app's window, as the builder left it). */
   windowId?: string
 }
+
+/** The answer value a choice question always accepts: none of its options fits. */
+export const NONE_OF_THESE = '__none__'
+
+/** A decline: the none-of-these value, or an empty list for a multiple choice. */
+export const isDecline = (answer: string | string[]) =>
+  Array.isArray(answer) ? answer.length === 0 || answer.includes(NONE_OF_THESE) : answer === NONE_OF_THESE

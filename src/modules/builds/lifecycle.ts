@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts'
 import { type BuildStatus, builds, jobs, jobVersions, samples } from '../../db/schema/index.ts'
 import { insertJobVersion } from '../jobs/service.ts'
 import { recomputeStability } from '../jobs/stability.ts'
+import { maskUrlCredentials } from '../secrets/url-credentials.ts'
 import { type Build, getBuild, recordProgress } from './service.ts'
 
 const IN_PROGRESS: BuildStatus[] = ['exploring', 'verifying', 'waiting_for_answer']
@@ -94,8 +95,13 @@ export function completeBuild(ctx: AppContext, buildId: string, desktopId: strin
   return version
 }
 
-export function failBuild(ctx: AppContext, buildId: string, error: { code: string; message: string }): void {
+export function failBuild(
+  ctx: AppContext,
+  buildId: string,
+  failure: { code: string; message: string },
+): void {
   const build = getBuild(ctx, buildId)
+  const error = { ...failure, message: maskUrlCredentials(failure.message) }
   ctx.db.update(samples).set({ status: 'failing' }).where(eq(samples.id, build.sampleId)).run()
   ctx.db.update(builds).set({ error }).where(eq(builds.id, buildId)).run()
   recomputeStability(ctx, build.jobId)

@@ -5,7 +5,8 @@ export const AnswerBody = t.Object(
     questionId: t.String({ minLength: 1, maxLength: 100 }),
     answer: t.Union([
       t.String({ maxLength: 10_000 }),
-      t.Array(t.String({ maxLength: 10_000 }), { minItems: 1, maxItems: 100 }),
+      /** A multiple choice; `[]` declines it (none of these). */
+      t.Array(t.String({ maxLength: 10_000 }), { maxItems: 100 }),
       /** A `demonstrate` question's answer: the recording that shows the task. */
       t.Object({ recordingId: t.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
     ]),

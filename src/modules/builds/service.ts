@@ -12,8 +12,9 @@ import {
 } from '../../db/schema/index.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
-import type { Question } from '../../protocol/questions.ts'
+import { isDecline, NONE_OF_THESE, type Question } from '../../protocol/questions.ts'
 import { findRecording } from '../recordings/repo.ts'
+import { maskUrlCredentials, maskUrlCredentialsIn } from '../secrets/url-credentials.ts'
 import type { AnswerBody } from './model.ts'
 
 export type Build = typeof builds.$inferSelect
@@ -140,7 +141,18 @@ export function recordProgress(
   entry: Omit<BuildProgressEntry, 'at'>,
   status?: BuildStatus,
 ): Build {
-  return update(ctx, getBuild(ctx, id), status ? { status } : {}, entry)
+  // An app's credentials in the addresses the builder reads (`?key=…`) never reach the record.
+  return update(ctx, getBuild(ctx, id), status ? { status } : {}, maskUrlCredentialsIn(entry))
+}
+
+/** The answer every choice question accepts: none of its options fits (the builder then asks otherwise). */
+const NONE_OPTION = { value: NONE_OF_THESE, label: 'None of these' }
+
+/** A question with options to choose from (not free text, not "show me") can always be declined. */
+function withDecline(q: Omit<BuildQuestion, 'id'>): Omit<BuildQuestion, 'id'> {
+  if (q.kind === 'free_text' || q.kind === 'demonstrate' || q.options.length === 0) return q
+  if (q.options.some((o) => o.value === NONE_OF_THESE)) return q
+  return { ...q, options: [...q.options, NONE_OPTION] }
 }
 
 /** The builder asks; the build waits for `POST /_builds/<id>/answers`. */
@@ -148,7 +160,13 @@ export function askQuestion(ctx: AppContext, id: string, question: Omit<BuildQue
   const build = getBuild(ctx, id)
   if (build.status === 'succeeded' || build.status === 'failed')
     throw new AppError('INVALID_REQUEST', `Build ${id} has finished; it cannot ask a question`)
-  const asked: BuildQuestion = { id: newId(), ...question }
+  const offered = withDecline(question)
+  const asked: BuildQuestion = {
+    id: newId(),
+    ...offered,
+    text: maskUrlCredentials(offered.text),
+    options: offered.options.map((o) => ({ ...o, label: maskUrlCredentials(o.label) })),
+  }
   return update(
     ctx,
     build,
@@ -178,9 +196,17 @@ export function answerQuestion(ctx: AppContext, id: string, body: AnswerBody): B
         { questionId: q.id, kind: q.kind, questionText: q.text, answer, answeredAt: now },
       ]
       // A demonstration shows this build's screen: a later build must be shown again, not reuse it.
-      if (q.kind !== 'demonstrate') rememberAnswer(ctx, build, q, answer, now)
+      // A decline is no reusable answer: the next build must look again (the screen may differ).
+      const declined = q.kind !== 'demonstrate' && isDecline(answer)
+      if (q.kind !== 'demonstrate' && !declined) rememberAnswer(ctx, build, q, answer, now)
       const shown =
-        q.kind === 'demonstrate' ? `recording ${answer}` : Array.isArray(answer) ? answer.join(', ') : answer
+        q.kind === 'demonstrate'
+          ? `recording ${answer}`
+          : declined
+            ? 'none of these'
+            : Array.isArray(answer)
+              ? answer.join(', ')
+              : answer
       return write(
         ctx,
         build,
@@ -196,7 +222,14 @@ export function answerQuestion(ctx: AppContext, id: string, body: AnswerBody): B
 }
 
 /** A question's identity across builds: its kind, its words and the options it offered. */
-const optionsKey = (q: Pick<Question, 'options'>) => JSON.stringify(q.options.map((o) => o.value).sort())
+const optionsKey = (q: Pick<Question, 'options'>) =>
+  // The builder asks without "none of these" and the build stores it with: one key for both.
+  JSON.stringify(
+    q.options
+      .map((o) => o.value)
+      .filter((v) => v !== NONE_OF_THESE)
+      .sort(),
+  )
 
 /** The job keeps every answer, so a later build (after a failed one, or a removed sample) need not ask again. */
 function rememberAnswer(
@@ -296,6 +329,10 @@ function validateAnswer(q: BuildQuestion, answer: AnswerBody['answer']): string 
     })
   if (q.multiple) {
     const values = Array.isArray(answer) ? answer : [answer]
+    // `[]` declines a multiple choice, like `["__none__"]`; none cannot be chosen beside others.
+    if (values.length === 0 && q.options.length === 0) throw invalid('The answer is empty')
+    if (values.length > 1 && values.includes(NONE_OF_THESE))
+      throw invalid(`${NONE_OF_THESE} (none of these) cannot be chosen together with other options`)
     if (new Set(values).size !== values.length) throw invalid('The answer lists a value twice')
     const allowed = new Set(q.options.map((o) => o.value))
     const unknown = values.filter((v) => !allowed.has(v))

@@ -8,6 +8,7 @@ import { SYSTEM_ACTOR } from '../audit/actor.ts'
 import { recordAudit } from '../audit/record.ts'
 import { protectSecretInputs } from '../secrets/protect-secret-inputs.ts'
 import { mergeSecretInputs, splitSecretInputs } from '../secrets/secret-inputs.ts'
+import { maskUrlCredentialsIn } from '../secrets/url-credentials.ts'
 import { inputKey, JOB_FILE_FORMAT, JOB_FILE_VERSION, type JobFile, type JobFileSample } from './job-file.ts'
 import { checkJobFile } from './job-file-check.ts'
 import { transactionWithRoutes } from './routes-cache.ts'
@@ -51,8 +52,10 @@ export function exportJob(
     desktopPool: job.desktopPool ?? null,
     timeoutMs: job.timeoutMs ?? null,
     ...(job.secretInputs.length ? { secretInputs: job.secretInputs } : {}),
-    automation: row.automation as Automation,
-    samples: jobSamples(ctx, job.id, job.secretInputs),
+    // An app's credentials in addresses (`?key=…`, `&session=…`) stay out of files shared as code:
+    // a job that needs one in its address keeps it as a job secret (`{{$secrets.NAME}}`).
+    automation: maskUrlCredentialsIn(row.automation as Automation),
+    samples: maskUrlCredentialsIn(jobSamples(ctx, job.id, job.secretInputs)),
     exportedAt: ctx.clock.now().toISOString(),
   }
 }
