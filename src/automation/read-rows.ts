@@ -70,9 +70,10 @@ export function tableLayout(table: UiElement): { header?: UiElement; headers: st
     (e) => e.role === 'row',
     (e) => e.role === 'table' && e !== table,
   )
+  // Mostly column headers: a header row may start with a plain cell holding a select-all box.
   const isHeaderRow = (row: UiElement) => {
-    const cells = row.children.filter((c) => CELL_ROLES.has(c.role))
-    return cells.length > 0 && cells.every((c) => c.role === 'columnheader')
+    const cells = cellsOf(row)
+    return cells.filter((c) => c.role === 'columnheader').length * 2 > cells.length
   }
   const header = rows.find(isHeaderRow)
   return {

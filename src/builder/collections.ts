@@ -106,15 +106,18 @@ export function findCollections(ctx: OutputContext, key: string, example?: reado
     ).length
     const mapping = example?.length ? mapExample(c, key, example) : defaultMapping(c)
     if (!mapping) continue
-    if (newRows === 0 && !example?.length) continue
-    const heading = headingBefore(index.all, c.element)
+    // Cards are titled by the heading before the first card (their container may hold it).
+    const heading = headingBefore(index.all, c.kind === 'cards' ? c.items[0]![0]! : c.element)
     const evidence: string[] = []
     let score = 0
     if (example?.length) {
       evidence.push(`shows every item of the example (${example.length})`)
       score += 8
     }
-    if (newRows > 0) evidence.push(`${newRows} of its ${c.items.length} rows appeared after the submit`)
+    if (newRows > 0) {
+      evidence.push(`${newRows} of its ${c.items.length} rows appeared after the submit`)
+      score += 1
+    }
     if (texts.some((t) => values.some((v) => t.includes(v)))) {
       evidence.push('its rows show the sample’s values')
       score += 4
@@ -124,12 +127,15 @@ export function findCollections(ctx: OutputContext, key: string, example?: reado
       evidence.push(`its heading “${heading || c.element.name}” names “${key}”`)
       score += 2
     }
+    // A search that narrows a list shows nothing new: its rows must then show what was asked.
+    if (score === 0) continue
     const what = c.kind === 'table' ? 'table' : c.kind === 'cards' ? 'cards' : 'list'
-    const selector = designPlaceSelector(
-      ctx.after,
-      c.element,
-      heading ? `the ${what} under “${heading}”` : `the ${what} of results`,
-    )
+    const description = heading ? `the ${what} under “${heading}”` : `the ${what} of results`
+    const selector: Selector =
+      c.element === ctx.after
+        ? // Cards straight in the window (their wrappers dissolved): the window is the collection.
+          { fingerprints: [{ by: 'role', role: c.element.role, name: '.*', match: 'regex' }], description }
+        : designPlaceSelector(ctx.after, c.element, description)
     out.push({
       element: c.element,
       kind: c.kind,
