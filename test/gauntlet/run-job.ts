@@ -67,8 +67,10 @@ async function teachAndCall<A extends RunningApp>(
     const envelope: Record<string, unknown> = first ? { prompt: job.prompt } : {}
     if (sample.expect) envelope.expect = sample.expect
     if (job.method !== 'POST') envelope.method = job.method
+    const at = onPath(job.path, sample.input)
+    if (at.path !== job.path) envelope.path = job.path
     first = false
-    const res = await s.call(job.path, { method: 'POST', json: teachBody(envelope, sample.input) })
+    const res = await s.call(at.path, { method: 'POST', json: teachBody(envelope, at.rest) })
     if (res.status !== 202) return fail(out, started, `teach: HTTP ${res.status} ${await res.text()}`)
     let { buildId, jobId, sampleId } = (await res.json()) as {
       buildId: string
@@ -90,7 +92,7 @@ async function teachAndCall<A extends RunningApp>(
       const first = await settled(s, buildId)
       if (first.status === 'failed' && first.error?.code === 'SIGN_IN_REQUIRED') {
         await s.call(`/_jobs/${jobId}/samples/${sampleId}`, { method: 'DELETE' })
-        const again = await s.call(job.path, { method: 'POST', json: teachBody(envelope, sample.input) })
+        const again = await s.call(at.path, { method: 'POST', json: teachBody(envelope, at.rest) })
         ;({ buildId, jobId, sampleId } = (await again.json()) as {
           buildId: string
           jobId: string
@@ -148,12 +150,13 @@ async function teachAndCall<A extends RunningApp>(
   if (job.secrets && app.clearSessions) await app.clearSessions()
   const problems: string[] = []
   for (const [i, call] of job.live(app).entries()) {
+    const at = onPath(job.path, call.input)
     const res =
       job.method === 'GET'
-        ? await s.call(`${job.path}?${new URLSearchParams(call.input as Record<string, string>)}`, {
+        ? await s.call(`${at.path}?${new URLSearchParams(at.rest as Record<string, string>)}`, {
             method: 'GET',
           })
-        : await s.call(job.path, { method: job.method, json: call.input })
+        : await s.call(at.path, { method: job.method, json: at.rest })
     const body = (await res.json()) as Record<string, unknown>
     const wrong =
       res.status !== 200 ? `HTTP ${res.status} ${JSON.stringify(body).slice(0, 300)}` : call.check(body)
@@ -162,6 +165,24 @@ async function teachAndCall<A extends RunningApp>(
   }
   if (problems.length) out.outcome = problems.join('; ')
   return out
+}
+
+/**
+ * A job path with parameters (`/issues/:number`) is called on the concrete path: each `:name` is
+ * filled from the input of that name, and the rest of the input is the body (or the query).
+ */
+function onPath(
+  pattern: string,
+  input: Record<string, unknown>,
+): { path: string; rest: Record<string, unknown> } {
+  const rest = { ...input }
+  const path = pattern.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (whole, name: string) => {
+    if (!(name in rest)) return whole
+    const value = encodeURIComponent(String(rest[name]))
+    delete rest[name]
+    return value
+  })
+  return { path, rest }
 }
 
 function fail(out: JobOutcome, started: number, why: string): JobOutcome {
