@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
 import { AppError } from '../lib/errors.ts'
-import { requireJob } from '../modules/jobs/service.ts'
+import { secretRoute } from '../modules/secrets/route-secrets.ts'
 import {
   checkSecretName,
   listJobSecrets,
@@ -35,12 +35,16 @@ export function registerJobSecrets(jobs: Command): void {
   ).action((method: string, path: string, name: string, opts) =>
     run(async () => {
       checkSecretName(name)
+      secretRoute(method, path) // a bad method or path is refused before asking for the value
       const ctx = openCliContext(opts)
-      requireJob(ctx, method, path) // before asking for the value
       const value = await readValue(name)
-      const { job, replaced } = setJobSecret(ctx, method, path, name, value)
+      const { job, pending, replaced } = setJobSecret(ctx, method, path, name, value)
       process.stdout.write(
-        `${replaced ? 'Replaced' : 'Stored'} secret "${name}" for ${job.method} ${job.path}; steps use it as {{$secrets.${name}}}.\n`,
+        `${replaced ? 'Replaced' : 'Stored'} secret "${name}" for ${job.method} ${job.path}; steps use it as {{$secrets.${name}}}.${
+          pending
+            ? ' No job is taught there yet: the first teaching call on that method and path gets it.'
+            : ''
+        }\n`,
       )
     }),
   )
@@ -52,9 +56,10 @@ export function registerJobSecrets(jobs: Command): void {
     .option('--json', 'print JSON')
     .action((method: string, path: string, opts) =>
       run(() => {
-        const { job, secrets } = listJobSecrets(openCliContext(opts), method, path)
-        if (opts.json) return printJson({ secrets })
-        if (!secrets.length) return process.stdout.write(`${job.method} ${job.path} has no secrets.\n`)
+        const { job, pending, secrets } = listJobSecrets(openCliContext(opts), method, path)
+        if (opts.json) return printJson({ secrets, pending })
+        const none = pending ? 'has no job yet, and no secrets kept for one' : 'has no secrets'
+        if (!secrets.length) return process.stdout.write(`${job.method} ${job.path} ${none}.\n`)
         printTable([['NAME', 'UPDATED'], ...secrets.map((s) => [s.name, s.updatedAt])])
       }),
     )

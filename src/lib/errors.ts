@@ -27,7 +27,8 @@ export const ErrorStatus = {
   ROUTE_CONFLICT: 409,
   NO_OPEN_QUESTION: 409,
   QUESTION_MISMATCH: 409,
-  BUILD_RUNNING: 409,
+  /** Cancelling a build that has already succeeded or failed. */
+  BUILD_FINISHED: 409,
   /** "Show me": the build is not asking to be shown. */
   NOT_DEMONSTRATING: 409,
   /** "Show me": someone else is demonstrating on the desktop (they hold it until they stop). */

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ErrorStatus } from '../../src/lib/errors.ts'
+import { BUILD_CANCELLED } from '../../src/modules/builds/cancel.ts'
 import { RUN_ERROR_CODES } from '../../src/protocol/automation.ts'
 
 /**
@@ -24,11 +25,17 @@ function readmeTable(): Map<string, string> {
   return rows
 }
 
-/** The `BuildFailureCode` union's members, from the builder's contract. */
+/**
+ * The `BuildFailureCode` union's members, from the builder's contract, and the build errors the
+ * server sets itself (a cancelled build).
+ */
 function buildFailureCodes(): string[] {
   const source = read('src/builder/contract.ts')
   const union = /export type BuildFailureCode =([\s\S]*?)(?:\n\n|\nexport |$)/.exec(source)?.[1] ?? ''
-  return [...union.replace(/\/\*[\s\S]*?\*\//g, '').matchAll(/\|\s*'([A-Z_]+)'/g)].map((m) => m[1]!)
+  return [
+    ...[...union.replace(/\/\*[\s\S]*?\*\//g, '').matchAll(/\|\s*'([A-Z_]+)'/g)].map((m) => m[1]!),
+    BUILD_CANCELLED,
+  ]
 }
 
 /** Codes the server itself sets on runs and builds: `code: 'X'` (or `code: c ? 'X' : 'Y'`) literals. */

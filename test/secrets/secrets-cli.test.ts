@@ -162,18 +162,53 @@ describe('deskhook jobs secret', () => {
     )
     expect(name.code).toBe(1)
     expect(name.stderr).toContain('A secret name is a letter or _')
-    const job = await withStdin(
-      ['jobs', 'secret', 'set', 'POST', '/nowhere', 'pin', '--data', s.dataDir],
+    const reserved = await withStdin(
+      ['jobs', 'secret', 'set', 'POST', '/_jobs', 'pin', '--data', s.dataDir],
       'x',
     )
-    expect(job.code).toBe(3)
-    expect(job.stderr).toContain('No job is registered on POST /nowhere')
+    expect(reserved.code).toBe(1)
+    expect(reserved.stderr).toContain('/_jobs is reserved')
+    const method = await withStdin(['jobs', 'secret', 'set', 'HEAD', '/x', 'pin', '--data', s.dataDir], 'x')
+    expect(method.code).toBe(1)
+    expect(method.stderr).toContain('not HEAD')
     expect(jobSecretNames(s.ctx, jobId)).toEqual(['password'])
+  })
+
+  test('before the job exists: kept for its route, listed, and taken over by the first teaching call', async () => {
+    const set = await withStdin(
+      ['jobs', 'secret', 'set', 'post', '/later/tickets', 'pin', '--data', s.dataDir],
+      'Pin-4821',
+    )
+    expect(set.code).toBe(0)
+    expect(set.stdout).toContain('Stored secret "pin" for POST /later/tickets')
+    expect(set.stdout).toContain('No job is taught there yet')
+    const listed = await cli([
+      'jobs',
+      'secret',
+      'list',
+      'POST',
+      '/later/tickets',
+      '--json',
+      '--data',
+      s.dataDir,
+    ])
+    expect(JSON.parse(listed.stdout)).toMatchObject({ pending: true, secrets: [{ name: 'pin' }] })
+    // The route is not a job: calls still get 404.
+    expect((await s.call('/later/tickets', { method: 'POST', json: {} })).status).toBe(404)
+    const res = await s.call('/later/tickets', {
+      method: 'POST',
+      json: teachBody({ prompt: 'Open a ticket' }),
+    })
+    const later = (await res.json()).jobId
+    expect(jobSecretValues(s.ctx, later)).toEqual({ pin: 'Pin-4821' })
+    expect(s.ctx.db.$client.query('SELECT count(*) AS n FROM route_secrets').get()).toEqual({ n: 0 })
   })
 
   test('secrets go with their job', async () => {
     const r = await cli(['jobs', 'delete', 'POST', '/portal/tickets', '--yes', '--data', s.dataDir])
     expect(r.code).toBe(0)
-    expect(s.ctx.db.$client.query('SELECT count(*) AS n FROM job_secrets').get()).toEqual({ n: 0 })
+    expect(
+      s.ctx.db.$client.query('SELECT count(*) AS n FROM job_secrets WHERE job_id = ?').get(jobId),
+    ).toEqual({ n: 0 })
   })
 })

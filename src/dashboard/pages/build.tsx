@@ -12,6 +12,7 @@ import type { AgentHub } from '../../runtime/agent-hub/index.ts'
 import { htmlResponse, redirect } from '../http.ts'
 import { Csrf, Layout } from '../ui/layout.tsx'
 import { Badge, Json, Notice, PageHead, Time } from '../ui/parts.tsx'
+import { buildCancelRoute, CancelBuildForm } from './build-cancel.tsx'
 import { type BuildPageData, buildPageData, FINISHED } from './build-data.ts'
 import { type DemonstrateCard, DemonstrateQuestion, demonstrateCard } from './build-demonstrate.tsx'
 import { buildEventStream } from './build-events.ts'
@@ -137,6 +138,7 @@ export function BuildPage(props: {
             <Badge value={build.status} />
           </span>
         </p>
+        {!finished && <CancelBuildForm buildId={build.id} signedIn={props.signedIn} />}
         {props.error && (
           <Notice kind="error">
             <p>{props.error}</p>
@@ -286,7 +288,9 @@ export const buildPage = (ctx: AppContext, hub: AgentHub) => {
         ? 'Your answer was recorded; the build goes on.'
         : query.has('cancelled')
           ? 'The recording was cancelled; nothing of it was kept.'
-          : undefined
+          : query.has('build-cancelled')
+            ? 'The build was cancelled and its desktop freed. The sample stays on the job: remove it or teach it again.'
+            : undefined
       return page(request, params.id, { notice })
     })
     .post('/_/builds/:id/answers', async ({ params, request, body }) => {
@@ -308,6 +312,7 @@ export const buildPage = (ctx: AppContext, hub: AgentHub) => {
       }
       return redirect(`/_/builds/${encodeURIComponent(params.id)}?answered=1`)
     })
+    .use(buildCancelRoute(ctx, (request, id, err) => page(request, id, { error: err.message }, err.status)))
     .use(
       buildRecordingRoutes(ctx, hub, (request, id, err) =>
         page(request, id, { error: refusal(err) }, err.status),

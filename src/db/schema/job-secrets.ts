@@ -19,3 +19,22 @@ export const jobSecrets = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.jobId, t.name] })],
 )
+
+/**
+ * Secrets set for a method + path before any job is taught there (`jobs secret set` first, teach
+ * after): the teaching call that creates the job moves them to `job_secrets`. Sealed like job
+ * secrets, bound to the route and name instead of a job id.
+ */
+export const routeSecrets = sqliteTable(
+  'route_secrets',
+  {
+    method: text('method').notNull(),
+    /** Normalised pattern, as `jobs.path` will hold it. */
+    path: text('path').notNull(),
+    name: text('name').notNull(),
+    ciphertext: blob('ciphertext', { mode: 'buffer' }).notNull(),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.method, t.path, t.name] })],
+)

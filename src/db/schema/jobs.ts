@@ -34,6 +34,11 @@ export const jobs = sqliteTable(
      * values are kept only in memory for a run and masked everywhere else.
      */
     secretInputs: text('secret_inputs', { mode: 'json' }).$type<string[]>().notNull().default([]),
+    /**
+     * Job secrets the job signs in with, named in a teaching call's `deskhook.secrets` but carried
+     * by no sample (`username`, `password`): its builds wait until each one is set.
+     */
+    neededSecrets: text('needed_secrets', { mode: 'json' }).$type<string[]>().notNull().default([]),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

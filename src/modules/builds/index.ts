@@ -5,6 +5,7 @@ import { AppError } from '../../lib/errors.ts'
 import { schemaProblems } from '../../lib/validation.ts'
 import { hideOutsideKey } from '../keys/job-reach.ts'
 import { readJsonObject } from '../triggers/read-body.ts'
+import { cancelBuild } from './cancel.ts'
 import { AnswerBody } from './model.ts'
 import { answerQuestion, buildOwner, getBuild, toBuildView } from './service.ts'
 
@@ -28,4 +29,8 @@ export const buildsRoutes = (ctx: AppContext) =>
         return toBuildView(answerQuestion(ctx, params.id, body as AnswerBody))
       },
       { parse: 'none' },
+    )
+    // Ends the build (failed, BUILD_CANCELLED); the worker stops it and frees its desktop at once.
+    .post('/_builds/:id/cancel', ({ params }) =>
+      toBuildView(cancelBuild(ctx, params.id, 'cancelled over the API')),
     )

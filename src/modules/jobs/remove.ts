@@ -1,7 +1,6 @@
-import { and, count, eq, inArray, type SQL } from 'drizzle-orm'
+import { and, count, eq, type SQL } from 'drizzle-orm'
 import type { AppContext } from '../../context.ts'
 import {
-  type BuildStatus,
   builds,
   executions,
   jobs,
@@ -18,9 +17,6 @@ import { removeRecordingFiles } from '../recordings/files.ts'
 import { routerFor } from './routes-cache.ts'
 import { getJob, type Job, jobIdNotFound, requireJob } from './service.ts'
 import { recomputeStability } from './stability.ts'
-
-/** A build in these states has a desktop working on its sample (or is asking about it). */
-const BUILD_ACTIVE: BuildStatus[] = ['exploring', 'verifying', 'waiting_for_answer']
 
 export interface SampleRemoved {
   jobId: string
@@ -47,8 +43,9 @@ function jobById(ctx: AppContext, jobId: string): Job {
 
 /**
  * Takes a sample off a job (with its builds), e.g. one whose build failed for a reason since
- * fixed, so it no longer drags the stability score down; the score is recomputed at once.
- * Refused while a build of that sample is under way.
+ * fixed, so it no longer drags the stability score down; the score is recomputed at once. A build
+ * of it that is under way (exploring, verifying, waiting for an answer) goes with it: the build
+ * worker hears `jobs.changed`, stops it and frees its desktop.
  */
 export function removeSample(ctx: AppContext, jobId: string, sampleId: string): SampleRemoved {
   const job = jobById(ctx, jobId)
@@ -61,17 +58,6 @@ export function removeSample(ctx: AppContext, jobId: string, sampleId: string): 
         .get()
       if (!sample)
         throw new AppError('SAMPLE_NOT_FOUND', `${job.method} ${job.path} has no sample with id ${sampleId}`)
-      const running = tx
-        .select({ id: builds.id, status: builds.status })
-        .from(builds)
-        .where(and(eq(builds.sampleId, sampleId), inArray(builds.status, BUILD_ACTIVE)))
-        .get()
-      if (running)
-        throw new AppError(
-          'BUILD_RUNNING',
-          `Build ${running.id} of this sample is ${running.status.replaceAll('_', ' ')}; remove the sample once it has ended`,
-          { buildId: running.id },
-        )
       // Its record may be in the app now: a re-sent sample must still be known as submitted.
       rememberSubmitted(ctx, tx, job.id, sampleId, ctx.clock.now().toISOString())
       const shown = recordingsOf(tx, eq(builds.sampleId, sampleId))

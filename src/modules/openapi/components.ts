@@ -139,8 +139,15 @@ export const components = {
         questionId: { type: 'string' },
         answer: {
           oneOf: [
-            { type: 'string' },
-            { type: 'array', items: { type: 'string' }, minItems: 1 },
+            {
+              type: 'string',
+              description: 'One of the options; `__none__` declines a choice question (none of these fits)',
+            },
+            {
+              type: 'array',
+              items: { type: 'string' },
+              description: 'A multiple choice; `[]` (or `["__none__"]`) declines it',
+            },
             {
               type: 'object',
               description:
@@ -261,6 +268,23 @@ export const reservedPaths = {
           'No open question, or a different one is open, or (demonstrate) the recording is not stopped',
         ),
         422: errorResponse('(demonstrate) The recording has no actions'),
+      },
+    },
+  },
+  '/_builds/{id}/cancel': {
+    post: {
+      operationId: 'cancelBuild',
+      summary:
+        'Cancels a build that has not ended: it fails with BUILD_CANCELLED, its open question closes and its desktop is freed; the sample stays',
+      parameters: [idParam('buildId')],
+      responses: {
+        200: json(
+          ref('Build'),
+          'The build, failed with BUILD_CANCELLED (the same answer again for a cancelled build)',
+        ),
+        401: errorResponse('Missing or invalid API key'),
+        404: errorResponse('No such build'),
+        409: errorResponse('BUILD_FINISHED: the build has already succeeded or failed'),
       },
     },
   },

@@ -2,9 +2,10 @@ import { and, asc, eq } from 'drizzle-orm'
 import type { AppContext } from '../../context.ts'
 import { jobSecrets } from '../../db/schema/index.ts'
 import { AppError } from '../../lib/errors.ts'
-import { requireJob } from '../jobs/service.ts'
+import { getJobByRoute, requireJob } from '../jobs/service.ts'
 import { openSecret, sealSecret } from './cipher.ts'
 import { loadSecretsKey } from './key-file.ts'
+import { listRouteSecrets, removeRouteSecret, secretRoute, setRouteSecret } from './route-secrets.ts'
 import { scrubSecrets } from './scrub.ts'
 
 /** Usable as `{{$secrets.NAME}}` in a step template. */
@@ -25,7 +26,10 @@ export function secretsKey(ctx: AppContext, create: boolean): Buffer | null {
   return key
 }
 
-const context = (jobId: string, name: string) => `deskhook.job-secret:${jobId}:${name}`
+export const jobSecretContext = (jobId: string, name: string) => `deskhook.job-secret:${jobId}:${name}`
+const context = jobSecretContext
+
+export const isSecretName = (name: string) => NAME.test(name)
 
 export function checkSecretName(name: string): void {
   if (!NAME.test(name))
@@ -36,7 +40,10 @@ export function checkSecretName(name: string): void {
     )
 }
 
-/** Stores (or replaces) a job's secret, encrypted. Returns whether it replaced one. */
+/**
+ * Stores (or replaces) a job's secret, encrypted. Returns whether it replaced one, and `pending`
+ * when no job is on the route yet: the first teaching call there gets it (route-secrets.ts).
+ */
 export function setJobSecret(ctx: AppContext, method: string, path: string, name: string, value: string) {
   checkSecretName(name)
   if (value.length === 0)
@@ -45,9 +52,17 @@ export function setJobSecret(ctx: AppContext, method: string, path: string, name
     throw new AppError('INVALID_REQUEST', `The secret value is longer than ${MAX_SECRET_BYTES} bytes`, {
       field: 'value',
     })
-  const job = requireJob(ctx, method, path)
-  const sealed = sealSecret(secretsKey(ctx, true)!, value, context(job.id, name))
   const now = ctx.clock.now().toISOString()
+  const route = secretRoute(method, path)
+  const job = getJobByRoute(ctx, route.method, route.path)
+  if (!job) {
+    const key = secretsKey(ctx, true)!
+    const replaced = ctx.db.transaction((tx) => setRouteSecret(tx, key, route, name, value, now), {
+      behavior: 'immediate',
+    })
+    return { job: route, pending: true, replaced }
+  }
+  const sealed = sealSecret(secretsKey(ctx, true)!, value, context(job.id, name))
   const replaced = ctx.db.transaction(
     (tx) => {
       const existing = tx
@@ -67,14 +82,17 @@ export function setJobSecret(ctx: AppContext, method: string, path: string, name
     { behavior: 'immediate' },
   )
   ctx.events.emit('jobs.changed', job.id)
-  return { job, replaced }
+  return { job: { method: job.method, path: job.path }, pending: false, replaced }
 }
 
 /** Names and dates only: a value never leaves the store except into a run's memory. */
 export function listJobSecrets(ctx: AppContext, method: string, path: string) {
-  const job = requireJob(ctx, method, path)
+  const route = secretRoute(method, path)
+  const job = getJobByRoute(ctx, route.method, route.path)
+  if (!job) return { job: route, pending: true, secrets: listRouteSecrets(ctx.db, route) }
   return {
-    job,
+    job: { method: job.method, path: job.path },
+    pending: false,
     secrets: ctx.db
       .select({ name: jobSecrets.name, createdAt: jobSecrets.createdAt, updatedAt: jobSecrets.updatedAt })
       .from(jobSecrets)
@@ -85,6 +103,16 @@ export function listJobSecrets(ctx: AppContext, method: string, path: string) {
 }
 
 export function removeJobSecret(ctx: AppContext, method: string, path: string, name: string) {
+  const route = secretRoute(method, path)
+  const pending = getJobByRoute(ctx, route.method, route.path) === undefined
+  if (pending) {
+    if (!removeRouteSecret(ctx.db, route, name))
+      throw new AppError(
+        'SECRET_NOT_FOUND',
+        `No job is registered on ${route.method} ${route.path} yet, and no secret named ${JSON.stringify(name)} is kept for it`,
+      )
+    return { job: route }
+  }
   const job = requireJob(ctx, method, path)
   const gone = ctx.db
     .delete(jobSecrets)

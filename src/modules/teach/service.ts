@@ -1,19 +1,21 @@
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import type { AppContext } from '../../context.ts'
-import { jobs, samples } from '../../db/schema/index.ts'
+import { jobAnswers, jobs, samples } from '../../db/schema/index.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { schemaProblems } from '../../lib/validation.ts'
 import { insertBuild } from '../builds/service.ts'
-import { isReservedPath, matchPattern, parsePattern } from '../jobs/path-pattern.ts'
 import { JOB_METHODS } from '../jobs/router.ts'
-import { routerFor, transactionWithRoutes } from '../jobs/routes-cache.ts'
+import { transactionWithRoutes } from '../jobs/routes-cache.ts'
 import { getJobByRoute, type Job } from '../jobs/service.ts'
 import { protectSecretInputs } from '../secrets/protect-secret-inputs.ts'
+import { claimRouteSecrets } from '../secrets/route-secrets.ts'
 import { sealSampleInput } from '../secrets/sample-secrets.ts'
-import { mergeSecretInputs } from '../secrets/secret-inputs.ts'
+import { jobSecretContext, secretsKey } from '../secrets/service.ts'
 import type { HttpInfo, JobInput } from '../triggers/job-input.ts'
+import { splitEnvelopeSecrets } from './envelope-secrets.ts'
 import { ENVELOPE_KEY, EXPECT_TYPES, TeachEnvelope, type TeachResponse } from './model.ts'
+import { checkRouteOverlap, resolvePattern } from './resolve-route.ts'
 
 export interface TeachRequest {
   method: string
@@ -42,11 +44,16 @@ export function teach(ctx: AppContext, req: TeachRequest): TeachResult {
       `Jobs can be registered on ${JOB_METHODS.join(', ')}, not ${method}; set ${ENVELOPE_KEY}.method to teach one of those from this call`,
       { field: `${ENVELOPE_KEY}.method` },
     )
-  const { pattern, params } = resolvePattern(ctx, method, req.path, envelope.path)
+  const { pattern, params } = resolvePattern(ctx, method, req.path, envelope.path, envelope.prompt)
   const result = transactionWithRoutes(ctx, (tx, addRoute) => {
     const now = ctx.clock.now().toISOString()
     let job = getJobByRoute(ctx, method, pattern)
     const created = !job
+    const named = splitEnvelopeSecrets(
+      envelope.secrets,
+      req.input,
+      job ?? { secretInputs: [], neededSecrets: [] },
+    )
     if (!job) {
       if (!envelope.prompt)
         throw new AppError(
@@ -54,6 +61,7 @@ export function teach(ctx: AppContext, req: TeachRequest): TeachResult {
           `${ENVELOPE_KEY}.prompt is required on the first teaching call of ${method} ${pattern}: describe what the job should do`,
           { field: `${ENVELOPE_KEY}.prompt` },
         )
+      checkRouteOverlap(ctx, method, pattern)
       job = {
         id: newId(),
         method,
@@ -68,12 +76,15 @@ export function teach(ctx: AppContext, req: TeachRequest): TeachResult {
         timeoutMs: null,
         resettable: envelope.resettable ?? false,
         keptHeaders: (envelope.keepHeaders ?? []).map((h) => h.toLowerCase()),
-        secretInputs: envelope.secrets ?? [],
+        secretInputs: named.secretInputs,
+        neededSecrets: named.neededSecrets,
         createdAt: now,
         updatedAt: now,
       }
       tx.insert(jobs).values(job).run()
       addRoute(method, pattern, job.id, "teach that job's path instead")
+      // Secrets set for this route before it was taught (`jobs secret set` first) are the job's now.
+      claimRouteSecrets(tx, secretsKey(ctx, false), { method, path: pattern }, job.id, jobSecretContext, now)
     } else if (envelope.prompt && envelope.prompt !== job.prompt) {
       // The latest description wins: teaching is how a job's purpose gets refined.
       job = { ...job, prompt: envelope.prompt, updatedAt: now }
@@ -83,12 +94,24 @@ export function teach(ctx: AppContext, req: TeachRequest): TeachResult {
       job = { ...job, keptHeaders: envelope.keepHeaders.map((h) => h.toLowerCase()), updatedAt: now }
       tx.update(jobs).set({ keptHeaders: job.keptHeaders, updatedAt: now }).where(eq(jobs.id, job.id)).run()
     }
-    if (!created && envelope.secrets?.some((p) => !job!.secretInputs.includes(p))) {
+    if (!created && named.secretInputs.some((p) => !job!.secretInputs.includes(p))) {
       // Once secret, always secret: a later sample that leaves one out does not unmark it.
-      job = { ...job, secretInputs: mergeSecretInputs(job.secretInputs, envelope.secrets), updatedAt: now }
+      job = { ...job, secretInputs: named.secretInputs, updatedAt: now }
       tx.update(jobs).set({ secretInputs: job.secretInputs, updatedAt: now }).where(eq(jobs.id, job.id)).run()
       protectSecretInputs(ctx, tx, job.id, job.secretInputs)
     }
+    if (!created && named.neededSecrets.join() !== job.neededSecrets.join()) {
+      job = { ...job, neededSecrets: named.neededSecrets, updatedAt: now }
+      tx.update(jobs)
+        .set({ neededSecrets: job.neededSecrets, updatedAt: now })
+        .where(eq(jobs.id, job.id))
+        .run()
+    }
+    // A literal `expect` says what the outputs are: outputs chosen in earlier builds are read again.
+    if (!created && envelope.expect && hasLiteral(envelope.expect))
+      tx.delete(jobAnswers)
+        .where(and(eq(jobAnswers.jobId, job.id), eq(jobAnswers.kind, 'choose_outputs')))
+        .run()
     if (!created && envelope.resettable !== undefined && envelope.resettable !== job.resettable) {
       job = { ...job, resettable: envelope.resettable, updatedAt: now }
       tx.update(jobs).set({ resettable: job.resettable, updatedAt: now }).where(eq(jobs.id, job.id)).run()
@@ -174,32 +197,12 @@ function checkExpect(value: unknown, at: string): void {
   for (const [k, v] of Object.entries(value)) if (k !== '$type') checkExpect(v, `${at}.${k}`)
 }
 
-/**
- * Which pattern a teaching call teaches: the envelope's `path` (the call's own path must be an
- * instance of it), else the job that already matches the call, else the call's path as written.
- */
-function resolvePattern(
-  ctx: AppContext,
-  method: string,
-  requestPath: string,
-  declared: string | undefined,
-): { pattern: string; params: Record<string, string> } {
-  if (declared !== undefined) {
-    const { pattern } = parsePattern(declared, `${ENVELOPE_KEY}.path`)
-    if (pattern === requestPath || `${pattern}/` === requestPath) return { pattern, params: {} }
-    const params = matchPattern(pattern, requestPath)
-    if (!params)
-      throw new AppError(
-        'INVALID_PATH',
-        `The call's path ${requestPath} is not an instance of ${ENVELOPE_KEY}.path ${pattern}`,
-        { field: `${ENVELOPE_KEY}.path` },
-      )
-    return { pattern, params }
+/** Whether `expect` holds a literal value anywhere (not only `{"$type": …}` placeholders). */
+function hasLiteral(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length === 0 || value.some(hasLiteral)
+  if (value !== null && typeof value === 'object') {
+    if ('$type' in value) return false
+    return Object.values(value).some(hasLiteral)
   }
-  // A call made on a literal pattern (`/customers/:id`) teaches that pattern; a concrete path
-  // extends the job that already matches it, if any.
-  const literal = requestPath.includes('/:')
-  const existing = literal ? null : routerFor(ctx).find(method, requestPath)
-  if (existing && !isReservedPath(requestPath)) return { pattern: existing.pattern, params: existing.params }
-  return { pattern: parsePattern(requestPath, 'path').pattern, params: {} }
+  return true
 }

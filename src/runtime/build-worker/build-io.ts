@@ -87,17 +87,18 @@ export function buildIO(
 
 /**
  * Verification runs get the job's secrets in their input (`{{$secrets.NAME}}`) like live runs,
- * and what they report comes back with the values masked.
+ * and what they report comes back with the values masked. `secrets` is read at each run: a secret
+ * set while the build waits is used from then on.
  */
 export function withJobSecrets(port: DesktopPort, secrets: Readonly<Record<string, string>>): DesktopPort {
-  const some = Object.keys(secrets).length > 0
   return {
     ...port,
     name: port.name,
     async run(automation, input) {
       // A sample cannot bring `$secrets` of its own: only the job's are used.
       const { $secrets: _, ...rest } = input
-      const outcome = await port.run(automation, some ? { ...rest, $secrets: secrets } : rest)
+      const some = Object.keys(secrets).length > 0
+      const outcome = await port.run(automation, some ? { ...rest, $secrets: { ...secrets } } : rest)
       return scrubJobSecrets(secrets, outcome)
     },
   }

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts'
 import { samples } from '../../db/schema/index.ts'
 import { coalesced } from '../../lib/coalesce.ts'
 import { AppError } from '../../lib/errors.ts'
+import { cancelBuild } from '../../modules/builds/cancel.ts'
 import {
   completeBuild,
   draftAutomation,
@@ -13,19 +14,22 @@ import {
   requeueInterruptedBuilds,
   setBuildDesktop,
 } from '../../modules/builds/lifecycle.ts'
-import { askQuestion, type Build, getBuild, recordProgress } from '../../modules/builds/service.ts'
+import { askQuestion, type Build, findBuild, getBuild, recordProgress } from '../../modules/builds/service.ts'
 import { submittedBefore } from '../../modules/builds/submitted.ts'
 import { getJob } from '../../modules/jobs/service.ts'
 import { markSecretInputs } from '../../modules/secrets/protect-secret-inputs.ts'
 import { openSampleInput, SampleSecretsUnreadable } from '../../modules/secrets/sample-secrets.ts'
 import { templateSecrets } from '../../modules/secrets/scrub.ts'
 import { secretInputTexts, splitSecretInputs } from '../../modules/secrets/secret-inputs.ts'
-import { jobSecretValues, scrubJobSecrets } from '../../modules/secrets/service.ts'
+import { scrubJobSecrets } from '../../modules/secrets/service.ts'
 import type { Automation } from '../../protocol/automation.ts'
+import { isDecline } from '../../protocol/questions.ts'
 import type { AgentHub } from '../agent-hub/index.ts'
 import type { Service } from '../service.ts'
+import { abortablePort } from './abortable-port.ts'
 import { BuildCancelled, buildIO, withJobSecrets } from './build-io.ts'
 import { hubDesktop } from './hub-desktop.ts'
+import { liveJobSecrets, missingSecrets } from './live-secrets.ts'
 import { watchSecretFills } from './secret-fills.ts'
 
 export { submittedBefore }
@@ -39,7 +43,7 @@ export type BuildFn = (port: DesktopPort, io: BuildIO, req: BuildRequest) => Pro
  */
 export class BuildWorker implements Service {
   readonly name = 'build worker'
-  #running = new Map<string, AbortController>()
+  #running = new Map<string, { abort: AbortController; desktopId: string }>()
   #busyJobs = new Set<string>()
   #noted = new Map<string, string>()
   #choosing = new Set<string>()
@@ -61,7 +65,12 @@ export class BuildWorker implements Service {
     requeueInterruptedBuilds(this.ctx)
     const pump = () => this.notify()
     const answered = (id: string) => this.#desktopChosen(id)
-    const changed = () => this.#cancelVanished()
+    // A job change may end a build (its sample removed, the build cancelled) or unblock one (a
+    // secret it waits for was set).
+    const changed = () => {
+      this.#cancelVanished()
+      this.notify()
+    }
     this.#on('build.queued', pump)
     this.#on('desktop.online', pump)
     this.#on('build.answered', answered)
@@ -73,7 +82,7 @@ export class BuildWorker implements Service {
   async stop(): Promise<void> {
     this.#pass.stop()
     for (const [event, fn] of this.#listeners) this.ctx.events.off(event as 'build.queued', fn as () => void)
-    for (const abort of this.#running.values()) abort.abort()
+    for (const { abort } of this.#running.values()) abort.abort()
     // An aborted build returns at its next step and releases its desktop. One stuck in an agent
     // call (the hub stops after this) is not waited for past the shutdown timeout: an interrupted
     // build is queued again at the next start.
@@ -90,23 +99,23 @@ export class BuildWorker implements Service {
     this.#pass.request()
   }
 
-  /** A build whose job or sample was deleted (here or by the CLI) stops and frees its desktop. */
+  /**
+   * A build that was cancelled, or whose job or sample was deleted (here or by the CLI), stops
+   * and frees its desktop at once; the builder's own calls fail from then on (abortablePort).
+   */
   #cancelVanished(): void {
-    for (const buildId of this.#choosing) {
-      try {
-        getBuild(this.ctx, buildId)
-      } catch {
-        this.#choosing.delete(buildId)
-      }
-    }
-    for (const [buildId, abort] of this.#running) {
+    for (const buildId of this.#choosing)
+      if (!isUnderWay(findBuild(this.ctx, buildId))) this.#choosing.delete(buildId)
+    for (const [buildId, { abort, desktopId }] of this.#running) {
       if (abort.signal.aborted) continue
-      try {
-        getBuild(this.ctx, buildId)
-      } catch {
-        this.ctx.log.info({ buildId }, 'build cancelled: its job or sample was deleted')
-        abort.abort()
-      }
+      const build = findBuild(this.ctx, buildId)
+      if (isUnderWay(build)) continue
+      this.ctx.log.info(
+        { buildId },
+        build ? 'build cancelled' : 'build cancelled: its job or sample was deleted',
+      )
+      abort.abort()
+      this.hub.release(desktopId, buildId)
     }
   }
 
@@ -121,6 +130,12 @@ export class BuildWorker implements Service {
   #pump(): void {
     for (const build of queuedBuilds(this.ctx)) {
       if (this.#busyJobs.has(build.jobId) || this.#choosing.has(build.id)) continue
+      // Named in the teaching call but not set yet: the build waits, holding no desktop.
+      const missing = missingSecrets(this.ctx, build.jobId)
+      if (missing) {
+        this.#note(build, missing)
+        continue
+      }
       const desktop = this.#pickDesktop(build)
       if (!desktop) continue
       if (!this.hub.reserve(desktop.id, build.id)) {
@@ -164,6 +179,14 @@ export class BuildWorker implements Service {
     if (!this.#choosing.delete(buildId)) return
     const build = getBuild(this.ctx, buildId)
     const answer = build.answers.at(-1)?.answer
+    if (answer !== undefined && isDecline(answer)) {
+      cancelBuild(
+        this.ctx,
+        buildId,
+        'none of the online desktops has the app (answered "none of these"); start the agent on the PC that has it and teach again',
+      )
+      return
+    }
     if (typeof answer === 'string') setBuildDesktop(this.ctx, buildId, answer)
     recordProgress(
       this.ctx,
@@ -183,7 +206,8 @@ export class BuildWorker implements Service {
 
   async #run(build: Build, desktop: { id: string; name: string }): Promise<void> {
     const abort = new AbortController()
-    this.#running.set(build.id, abort)
+    this.#running.set(build.id, { abort, desktopId: desktop.id })
+    let stopWatching = () => {}
     this.#busyJobs.add(build.jobId)
     this.#noted.delete(build.id)
     try {
@@ -196,7 +220,10 @@ export class BuildWorker implements Service {
       const job = getJob(this.ctx, build.jobId)
       const sample = this.ctx.db.select().from(samples).where(eq(samples.id, build.sampleId)).get()
       if (!job || !sample) return // deleted meanwhile (the build row went with them)
-      const secrets = jobSecretValues(this.ctx, job.id)
+      // Live: a secret set while the build runs or waits is seen from then on (see live-secrets.ts).
+      const live = liveJobSecrets(this.ctx, job.id)
+      stopWatching = live.stop
+      const secrets = live.secrets
       // The samples as taught: their sealed secret inputs opened, for this build's memory only.
       let input: Record<string, unknown>
       let previous: BuildRequest['previous']
@@ -225,7 +252,7 @@ export class BuildWorker implements Service {
         resettable: job.resettable,
         previous,
         automation: draftAutomation(this.ctx, job.id) as Automation | null,
-        secretNames: Object.keys(secrets).sort(),
+        secretNames: live.names,
         secrets,
         route: { method: job.method, path: job.path },
         ...(build.demonstrate ? { demonstrate: true } : {}),
@@ -239,11 +266,11 @@ export class BuildWorker implements Service {
         ]),
       )
       const masking: Record<string, string> = {
-        ...secrets,
         ...secretInputTexts(Object.fromEntries(taughtValues)),
       }
+      live.maskInto(masking)
       const fills = watchSecretFills(
-        withJobSecrets(hubDesktop(this.hub, desktop.id, desktop.name), secrets),
+        withJobSecrets(abortablePort(hubDesktop(this.hub, desktop.id, desktop.name), abort.signal), secrets),
         input,
         masking,
       )
@@ -255,7 +282,8 @@ export class BuildWorker implements Service {
         if (err instanceof BuildCancelled || abort.signal.aborted) return
         result = { ok: false, code: 'DESKTOP_ERROR', message: (err as Error).message }
       }
-      if (abort.signal.aborted) return
+      // Cancelled (here or by another process) while the builder finished: nothing of it is kept.
+      if (abort.signal.aborted || !isUnderWay(findBuild(this.ctx, build.id))) return
       result = result.ok
         ? {
             ...scrubJobSecrets(masking, result),
@@ -276,6 +304,7 @@ export class BuildWorker implements Service {
           this.ctx.log.error({ err: again, buildId: build.id }, 'could not record a build failure')
       }
     } finally {
+      stopWatching()
       this.#running.delete(build.id)
       this.#busyJobs.delete(build.jobId)
       this.hub.release(desktop.id, build.id)
@@ -283,6 +312,10 @@ export class BuildWorker implements Service {
     }
   }
 }
+
+/** Not finished, not cancelled, not gone with its job or sample. */
+const isUnderWay = (b: Build | undefined) =>
+  b !== undefined && b.status !== 'succeeded' && b.status !== 'failed'
 
 /** The build's record went with its deleted job or sample. */
 const isGone = (err: unknown) => err instanceof AppError && err.code === 'BUILD_NOT_FOUND'
