@@ -20,7 +20,23 @@ import { evaluateCondition } from './conditions.ts'
 import { currentWindow, type RunContext, scopeOf, toRunError } from './run-context.ts'
 import type { RunHooks, RunOptions, RunResult, StepResult, StepStarted } from './run-types.ts'
 import { secretFieldBoxes, watchSecretFields } from './secret-fields.ts'
-import { executeStep } from './step-executor.ts'
+import {
+  actsOnApp,
+  credentialsMissing,
+  foreignSignInForm,
+  guardedStepWithoutSecrets,
+  lastNavigate,
+  MAX_SIGN_INS,
+  missedTarget,
+  missingSecrets,
+  noSignInSteps,
+  secretNames,
+  signedOutAgain,
+  signInGone,
+  signInRefused,
+  signInShown,
+} from './sign-in-prelude.ts'
+import { executeStep, type StepOutcome } from './step-executor.ts'
 import { resolveTemplate } from './templates.ts'
 import { compilePattern } from './text-match.ts'
 
@@ -55,8 +71,8 @@ export async function runAutomation(
   let totalSteps = list.length
   let order = 0
   const entered = new Set<string>()
-  for (let i = 0; i < list.length; i++) {
-    const step = list[i]!
+
+  const begin = async (step: Step): Promise<StepStarted> => {
     const started: StepStarted = {
       flowName: step.name,
       executionOrder: ++order,
@@ -65,16 +81,10 @@ export async function runAutomation(
     }
     await notify(() => hooks.onStepStarted?.(started))
     ctx.target = undefined
-    let outcome: Awaited<ReturnType<typeof executeStep>> | undefined
-    let error: RunError | undefined
-    try {
-      outcome =
-        step.onlyIf && !(await holdsNow(ctx, step.onlyIf))
-          ? { status: 'SKIPPED', result: { skipped: 'its condition does not hold on this screen' } }
-          : await executeStep(ctx, step)
-    } catch (thrown) {
-      error = { ...toRunError(thrown), step: step.name }
-    }
+    return started
+  }
+  const end = async (started: StepStarted, tried: Attempt): Promise<void> => {
+    const { outcome, error } = tried
     const result: StepResult = {
       ...started,
       status: outcome ? outcome.status : 'FAILED',
@@ -90,24 +100,86 @@ export async function runAutomation(
     }
     steps.push(result)
     await notify(() => hooks.onStepFinished?.(result))
-    if (error) {
-      // The rest of the path is reported as skipped, so the replay shows where the run stopped.
-      for (const skipped of list.slice(i + 1)) {
-        const at = iso(now)
-        const entry: StepResult = {
-          flowName: skipped.name,
-          executionOrder: ++order,
-          totalSteps,
-          startedAt: at,
-          status: 'SKIPPED',
-          result: null,
-          finishedAt: at,
-        }
-        steps.push(entry)
-        await notify(() => hooks.onStepFinished?.(entry))
+  }
+  /** One step, started and finished in the events. */
+  const perform = async (step: Step): Promise<Attempt> => {
+    const started = await begin(step)
+    const tried = await attempt(ctx, step)
+    await end(started, tried)
+    return tried
+  }
+  const stop = async (at: number, error: RunError): Promise<RunResult> => {
+    // The rest of the path is reported as skipped, so the replay shows where the run stopped.
+    for (const skipped of list.slice(at + 1)) {
+      const moment = iso(now)
+      const entry: StepResult = {
+        flowName: skipped.name,
+        executionOrder: ++order,
+        totalSteps,
+        startedAt: moment,
+        status: 'SKIPPED',
+        result: null,
+        finishedAt: moment,
       }
-      return finish('failed', scenario.name, scenario.outcome, { ...ctx.vars }, steps, error)
+      steps.push(entry)
+      await notify(() => hooks.onStepFinished?.(entry))
     }
+    return finish('failed', scenario.name, scenario.outcome, { ...ctx.vars }, steps, error)
+  }
+
+  // The sign-in prelude: run whenever the app shows its sign-in form (sign-in-prelude.ts).
+  const signIn = automation.signIn
+  let signIns = 0
+  let lookedForSignIn = false
+  const signInNow = async (): Promise<RunError | undefined> => {
+    if (!signIn) return undefined
+    const first = signIn.steps[0]!.name
+    const missing = missingSecrets(signIn.steps, input)
+    if (missing.length) return credentialsMissing(missing, first)
+    signIns++
+    totalSteps += signIn.steps.length
+    for (const step of signIn.steps) {
+      const tried = await perform(step)
+      if (tried.error) return tried.error
+    }
+    return (await signInGone(ctx, signIn)) ? undefined : signInRefused(secretNames(signIn.steps), first)
+  }
+
+  for (let i = 0; i < list.length; i++) {
+    const step = list[i]!
+    if (signIn && !lookedForSignIn && actsOnApp(step)) {
+      lookedForSignIn = true
+      const problem = (await signInShown(ctx, signIn)) ? await signInNow() : undefined
+      if (problem) return stop(i - 1, problem)
+    }
+    let started = await begin(step)
+    let tried = await attempt(ctx, step)
+    // A session that expired on the way: sign in, go back to the last address opened, try again.
+    while (
+      signIn &&
+      tried.error &&
+      missedTarget(tried.error) &&
+      signIns < MAX_SIGN_INS &&
+      missingSecrets(signIn.steps, input).length === 0 &&
+      (await signInShown(ctx, signIn))
+    ) {
+      await end(started, { outcome: { status: 'SKIPPED', result: { skipped: SIGNED_OUT } } })
+      const problem = await signInNow()
+      if (problem) return stop(i, problem)
+      const back = lastNavigate(list, i)
+      if (back) {
+        totalSteps++
+        const reopened = await perform(back)
+        if (reopened.error) return stop(i, reopened.error)
+      }
+      totalSteps++
+      started = await begin(step)
+      tried = await attempt(ctx, step)
+    }
+    if (tried.error) tried = { error: await explainSignIn(ctx, step, tried.error) }
+    await end(started, tried)
+    const { outcome, error } = tried
+    if (error) return stop(i, error)
     if (outcome?.branchTo) {
       if (entered.has(outcome.branchTo.name)) {
         const loop: RunError = {
@@ -247,6 +319,54 @@ async function notify(call: () => void | Promise<void> | undefined): Promise<voi
 
 function iso(now: () => Date): string {
   return now().toISOString()
+}
+
+/** What a step that was skipped for a sign-in says. */
+const SIGNED_OUT = 'the app showed its sign-in form (the session had ended): signing in, then trying again'
+
+interface Attempt {
+  outcome?: StepOutcome
+  error?: RunError
+}
+
+/** Executes one step (or skips it when its `onlyIf` does not hold), never throwing. */
+async function attempt(ctx: RunContext, step: Step): Promise<Attempt> {
+  try {
+    return {
+      outcome:
+        step.onlyIf && !(await holdsNow(ctx, step.onlyIf))
+          ? { status: 'SKIPPED', result: { skipped: 'its condition does not hold on this screen' } }
+          : await executeStep(ctx, step),
+    }
+  } catch (thrown) {
+    return { error: { ...toRunError(thrown), step: step.name } }
+  }
+}
+
+/**
+ * A failure whose cause is a sign-in form the run cannot get past says so (SIGN_IN_REQUIRED),
+ * rather than that a control was missing: an old job's guarded sign-in step without `$secrets`,
+ * a sign-in prelude without them, or a sign-in form a job without sign-in steps meets.
+ */
+async function explainSignIn(ctx: RunContext, step: Step, error: RunError): Promise<RunError> {
+  const signIn = ctx.automation.signIn
+  if (guardedStepWithoutSecrets(step, error)) return credentialsMissing(secretNames([step]), step.name)
+  if (!missedTarget(error)) return error
+  if (signIn) {
+    if (!(await signInShown(ctx, signIn))) return error
+    const missing = missingSecrets(signIn.steps, ctx.input)
+    return missing.length ? credentialsMissing(missing, step.name) : signedOutAgain(step.name)
+  }
+  try {
+    const snapshot = await ctx.driver.snapshot(await currentWindow(ctx))
+    const field = foreignSignInForm(snapshot.root, ctx.automation, scopeOf(ctx))
+    if (!field) return error
+    const guarded = [...ctx.automation.steps].filter((s) => s.onlyIf)
+    const missing = missingSecrets(guarded, ctx.input)
+    return missing.length ? credentialsMissing(missing, step.name) : noSignInSteps(field, step.name)
+  } catch {
+    return error
+  }
 }
 
 /** One look at the window as it is now. */

@@ -272,9 +272,24 @@ export const Scenario = Type.Object({
 })
 export type Scenario = Static<typeof Scenario>
 
+/**
+ * How the job signs in, kept apart from its steps: whenever `when` holds (the app shows its
+ * sign-in form), the runner performs `steps` (they fill `{{$secrets.NAME}}`, never values). It
+ * looks once before the first step that acts on the app, and again when a step cannot find its
+ * target or a wait runs out (a session that expired mid-run): then it signs in, opens the last
+ * address a `navigate` step opened again, and retries the step. At most twice per run.
+ */
+export const SignIn = Type.Object({
+  when: Condition,
+  steps: Type.Array(Step, { minItems: 1 }),
+})
+export type SignIn = Static<typeof SignIn>
+
 export const Automation = Type.Object({
   version: Type.Literal(1),
   app: AppSpec,
+  /** The guarded sign-in prelude (absent: the app needs none, or the job predates it). */
+  signIn: Type.Optional(SignIn),
   /** Name reported when the main steps run to their end (outcome success). */
   mainScenario: Type.Optional(Type.String({ minLength: 1 })),
   steps: Type.Array(Step),
@@ -314,6 +329,11 @@ export const RUN_ERROR_CODES = [
    * the key derived from this desktop's credential (not sent by its server, or altered on the way).
    */
   'RUN_SIGNATURE_INVALID',
+  /**
+   * The app shows its sign-in form and the run cannot get past it: the job has no credentials
+   * (`$secrets`) for it, no sign-in steps, or the stored ones are refused.
+   */
+  'SIGN_IN_REQUIRED',
 ] as const
 export const RunErrorCode = Type.Union(RUN_ERROR_CODES.map((code) => Type.Literal(code)))
 export type RunErrorCode = Static<typeof RunErrorCode>

@@ -1,0 +1,36 @@
+// What a sign-in form looks like, in UI terms: a password box, at most two other text boxes (the
+// user name before it), and the button that sends them. The builder learns a job's sign-in from
+// it; the runner uses it to tell "the app asks to sign in" from "the control is missing".
+import type { UiElement } from '../protocol/elements.ts'
+import { indexTree } from './element-tree.ts'
+
+const PASSWORD = /pass(word|phrase|code)?|passwort|mot de passe|contraseña|pin\b/i
+export const USER = /user|login|e-?mail|account|name|id\b|benutzer|identifiant/i
+const SIGN_IN = /^(sign|log)\s*-?\s*in$|^login$|^continue$|^submit$|^enter$|^anmelden$|^connexion$/i
+
+export interface SignInForm {
+  user?: UiElement
+  password: UiElement
+  button?: UiElement
+}
+
+/** The screen's sign-in form: a password box, the box before it, and the button that sends them. */
+export function signInForm(root: UiElement): SignInForm | undefined {
+  const all = indexTree(root).all
+  const boxes = all.filter((e) => e.role === 'textbox' && !e.states.includes('disabled'))
+  const password = boxes.find(
+    (e) =>
+      e.inputType === 'password' || PASSWORD.test(`${e.name} ${e.placeholder ?? ''} ${e.automationId ?? ''}`),
+  )
+  if (!password) return undefined
+  // A form with many fields and a password (a sign-up, a settings page) is not a sign-in.
+  if (boxes.length > 3) return undefined
+  const before = boxes.slice(0, boxes.indexOf(password))
+  const user =
+    before.findLast((e) => USER.test(`${e.name} ${e.placeholder ?? ''} ${e.automationId ?? ''}`)) ??
+    before.at(-1)
+  const buttons = all.filter((e) => e.role === 'button' && e.name.trim() !== '')
+  const button =
+    buttons.find((b) => SIGN_IN.test(b.name.trim())) ?? (buttons.length === 1 ? buttons[0] : undefined)
+  return { ...(user ? { user } : {}), password, ...(button ? { button } : {}) }
+}
