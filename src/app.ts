@@ -12,6 +12,7 @@ import { jobsRoutes } from './modules/jobs/index.ts'
 import { metricsRoutes } from './modules/metrics/index.ts'
 import { openapiRoutes } from './modules/openapi/index.ts'
 import { recordingsRoutes } from './modules/recordings/index.ts'
+import { screenRoutes } from './modules/screen/index.ts'
 import { triggerRoutes } from './modules/triggers/index.ts'
 import type { Runtime } from './runtime/index.ts'
 
@@ -27,6 +28,7 @@ export function createApp(ctx: AppContext, runtime: Runtime, keys: ApiKeyCheck) 
       .use(jobsRoutes(ctx))
       .use(buildsRoutes(ctx))
       .use(recordingsRoutes(ctx, runtime.hub))
+      .use(screenRoutes(ctx, runtime.hub))
       .use(executionsRoutes(ctx, runtime))
       .use(desktopsRoutes(ctx, runtime.hub))
       .use(agentInstallRoutes(ctx))

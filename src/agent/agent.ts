@@ -199,7 +199,11 @@ export class Agent {
       const call = (target as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]
       if (typeof call !== 'function')
         throw new DriverError('UNSUPPORTED_ACTION', `the ${this.opts.driver.kind} driver has no ${method}`)
-      let result = await call.apply(target, params)
+      // A picture that leaves the agent outside a run never shows a password field's content.
+      let result =
+        method === 'screenshot'
+          ? await redactedScreenshot(this.opts.driver, String(params[0]))
+          : await call.apply(target, params)
       if (result instanceof Uint8Array) result = b64(result)
       this.connection.send({ type: 'rpc.result', id, ok: true, result })
     } catch (err) {

@@ -7,6 +7,7 @@ import { CONFIDENT } from './field-scores.ts'
 import { escapeRegex } from './generalise.ts'
 import { keyed, type LabelValue, labelValuePairs } from './label-values.ts'
 import { findGenerated, type OutputContext } from './outputs.ts'
+import { askOnScreen, askToPoint, type ScreenAnswer } from './pointing.ts'
 import { designPlaceSelector, designTextSelector } from './selector-design.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
 import { camelKey, textSimilarity } from './words.ts'
@@ -65,13 +66,54 @@ export async function askOutputs(session: BuildSession, ctx: OutputContext): Pro
   const text = named.length
     ? `Which values should the job return? From your prompt I would pick ${list(named)} (listed first).`
     : `Which of the values that appeared after “${ctx.submitLabel}” should the job return?`
-  const answer = await session.ask({ kind: 'choose_outputs', text, options, multiple: true })
-  const chosen = new Set(Array.isArray(answer) ? answer : [answer])
+  const answer = await askOnScreen(session, { kind: 'choose_outputs', text, options, multiple: true })
+  if (answer.kind !== 'option') return pointedOutputs(session, ctx, phrases, answer)
+  const chosen = new Set(answer.values)
   const steps: Step[] = [
     ...generated.filter((g) => chosen.has(g.step.into)).map((g) => g.step),
     ...pairs.filter((p) => chosen.has(p.key)).map((p) => pairRead(ctx.after, p)),
   ]
   session.progress('outputs', `The job returns ${list([...chosen])}, as answered`, { outputs: [...chosen] })
+  return steps
+}
+
+/**
+ * None of the offered values (or one pointed at): each value the prompt asks for is pointed at on
+ * the screen, and read from there. Nothing pointed at is a failure that says what to do.
+ */
+async function pointedOutputs(
+  session: BuildSession,
+  ctx: OutputContext,
+  phrases: string[],
+  first: Exclude<ScreenAnswer, { kind: 'option' }>,
+): Promise<Step[]> {
+  const wanted = phrases.length ? phrases : ['value']
+  const steps: Step[] = []
+  for (const [i, phrase] of wanted.entries()) {
+    const pointed =
+      i === 0 && first.kind === 'point'
+        ? first
+        : await askToPoint(
+            session,
+            `Point at the ${phrase} the job should return, on the screen after “${ctx.submitLabel}”.`,
+          )
+    const shown = pointed && (pointed.element.name || pointed.element.value || '')
+    if (!pointed || !shown?.trim()) continue
+    const key = camelKey(phrase)
+    steps.push({
+      kind: 'read',
+      name: `Read “${key}”`,
+      target: designPlaceSelector(pointed.snapshot.root, pointed.element, `the ${phrase} pointed at`),
+      into: key,
+    })
+    session.progress('outputs', `“${key}” is read from what was pointed at (“${shown.slice(0, 60)}”)`)
+  }
+  if (steps.length === 0)
+    throw new BuildFailure(
+      'OUTPUT_NOT_FOUND',
+      `None of the values after “${ctx.submitLabel}” is what the job should return, and nothing was pointed at. ` +
+        'Say what to return in the sample’s expect (e.g. {"subject": {"$type": "string"}}) and teach again, or show the way to the screen that has it.',
+    )
   return steps
 }
 

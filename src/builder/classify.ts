@@ -34,6 +34,10 @@ const ERROR_WORDS = new Set(
     ' ',
   ),
 )
+/** Words an app uses to say a submit worked. */
+const SUCCESS_WORDS = new Set(
+  'success successfully saved created added updated changed deleted sent submitted thank thanks'.split(' '),
+)
 const MESSAGE_ROLES = new Set<UiRole>(['status', 'alert'])
 const SCREEN_ROLES = new Set<UiRole>(['heading', 'table', 'list', 'group', 'form', 'tabpanel', 'dialog'])
 
@@ -83,6 +87,17 @@ export function classifyEnding(
     const message = element?.name ?? described[0] ?? `“${flagged[0]!.element.name}” is not accepted`
     return finish('validation', message, element)
   }
+  // The app saying it worked ("… was added successfully. You may add another below.") is a
+  // success even when it shows the blank form again beside it; only flagged fields outrank it.
+  const said = (e: UiElement) => splitWords(withoutInputs(e.name, inputs))
+  const praise = fresh.find(
+    (e) =>
+      (e.role === 'text' || MESSAGE_ROLES.has(e.role) || e.role === 'listitem') &&
+      e.name.length <= 300 &&
+      said(e).some((w) => SUCCESS_WORDS.has(w)) &&
+      !said(e).some((w) => ERROR_WORDS.has(w)),
+  )
+  if (praise) return finish('screen', praise.name, praise)
   // What the sample itself typed is never evidence of an error: a preview that echoes the
   // user's text ("… does not work") is not a complaint by the app.
   const complaint = near.find((e) =>

@@ -9,6 +9,7 @@ import { ancestors, indexTree } from '../automation/element-tree.ts'
 import { collapse } from '../automation/text-match.ts'
 import type { Selector, Step } from '../protocol/automation.ts'
 import type { Snapshot, UiElement } from '../protocol/elements.ts'
+import { isDecline } from '../protocol/questions.ts'
 import type { Recording } from '../protocol/recording.ts'
 import type { BuildRequest } from './contract.ts'
 import { addressTemplate, booleanLeaf, readValue, secretTemplate } from './demonstrated-values.ts'
@@ -156,7 +157,8 @@ export async function demonstrationSteps(
       multiple: false,
     })
     const chosen = Array.isArray(answer) ? (answer[0] ?? SAME) : answer
-    if (chosen === SAME || (step.kind !== 'fill' && step.kind !== 'select')) {
+    // Declined: it is no input value the builder could name, so the text stays as recorded.
+    if (chosen === SAME || isDecline(answer) || (step.kind !== 'fill' && step.kind !== 'select')) {
       session.progress('map', `“${doubt.value}” in “${doubt.field}” is always the same, as answered`)
       continue
     }

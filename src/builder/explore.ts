@@ -13,7 +13,7 @@ import { performStep } from './observe.ts'
 import type { PromptReading } from './prompt.ts'
 import { actionElements, readControls } from './screen.ts'
 import { designSelector } from './selector-design.ts'
-import { BuildFailure, type BuildSession } from './session.ts'
+import { BuildFailure, type BuildSession, unreachable } from './session.ts'
 import { replaySignIn, signIn } from './sign-in.ts'
 import { actionOf } from './words.ts'
 
@@ -266,7 +266,19 @@ export async function explore(
     queue.sort(byPriority)
     const next = queue.shift()!
     const path = [...next.path, next.move]
-    const snapshot = await goTo(session, app, prelude, path, start)
+    let snapshot: Snapshot
+    try {
+      snapshot = await goTo(session, app, prelude, path, start)
+    } catch (error) {
+      // A control that cannot be reached (shown only by something the builder did not do,
+      // covered, disabled) is skipped; exploring goes on with the next candidate.
+      if (!unreachable(error)) throw error
+      session.progress(
+        'explore',
+        `“${next.move.label}” could not be reached (${(error as Error).message.slice(0, 160)}); skipped`,
+      )
+      continue
+    }
     seen.push(snapshot)
     current = path
     const fit = fitness(snapshot)

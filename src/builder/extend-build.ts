@@ -22,7 +22,7 @@ import { inputTexts, nameFromMessage, successName } from './generalise.ts'
 import { inputLeaves, textValues } from './input-leaves.ts'
 import { mapFields } from './map-fields.ts'
 import { performStep, submitAndObserve } from './observe.ts'
-import { expectedReads, type OutputContext, readsForExpect } from './outputs.ts'
+import { expectedReads, isTypeSpec, listExpected, type OutputContext, readsForExpect } from './outputs.ts'
 import { readPrompt } from './prompt.ts'
 import { appWindow, replayToSubmit, templatePaths, withWaitCap } from './replay.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
@@ -127,9 +127,22 @@ export async function extendBuild(session: BuildSession, automation: Automation)
   const known = knownEnding(plan, observed.after.root, sample.input)
   let target: { scenario: string; outcome: Scenario['outcome'] }
   if (known === 'main') {
+    // A literal `expect` is evidence that overrides how an output was read before (an answer
+    // remembered from an earlier build): its read is made anew from where the value shows.
+    const literal = Object.entries(expect ?? {}).filter(([, v]) => !isTypeSpec(v) && !listExpected(v))
+    const reread = literal.length ? expectedReads(ctx, Object.fromEntries(literal)).steps : []
+    if (reread.length) {
+      const keys = new Set(reread.map((r) => r.into))
+      plan.tail = plan.tail.filter((s) => s.kind !== 'read' || !keys.has(s.into))
+      plan.tail.unshift(...reread)
+      session.progress(
+        'outputs',
+        `The sample's expected values re-read ${[...keys].map((k) => `“${k}”`).join(', ')}`,
+      )
+    }
     const read = new Set(plan.tail.flatMap((s) => (s.kind === 'read' ? [s.into] : [])))
     const missing = Object.fromEntries(Object.entries(expect ?? {}).filter(([key]) => !read.has(key)))
-    if (Object.keys(missing).length) plan.tail.unshift(...readsForExpect(session, ctx, missing))
+    if (Object.keys(missing).length) plan.tail.unshift(...(await readsForExpect(session, ctx, missing)))
     session.progress('observe', `This is the known ending “${plan.mainScenario}”`)
     target = { scenario: plan.mainScenario, outcome: 'success' }
   } else if (known) {
@@ -137,7 +150,7 @@ export async function extendBuild(session: BuildSession, automation: Automation)
     target = { scenario: known.name, outcome: known.outcome }
   } else {
     refuseOwnCollision(session, ending)
-    target = addEnding(session, plan, ctx, expect, observed.elapsedMs)
+    target = await addEnding(session, plan, ctx, expect, observed.elapsedMs)
   }
   const extended = compose(plan)
   session.progress(
@@ -156,18 +169,18 @@ export async function extendBuild(session: BuildSession, automation: Automation)
 }
 
 /** A new ending: the main path's first success, or a new scenario with its branch. */
-function addEnding(
+async function addEnding(
   session: BuildSession,
   plan: Plan,
   ctx: OutputContext,
   expect: Record<string, unknown> | undefined,
   elapsedMs: number,
-): { scenario: string; outcome: Scenario['outcome'] } {
+): Promise<{ scenario: string; outcome: Scenario['outcome'] }> {
   const { ending, after, inputs } = ctx
   const { sample } = session.request
   const expected = expect !== undefined && expectedReads(ctx, expect).missing.length === 0
   if (plan.success.length === 0 && (ending.kind === 'screen' || expected)) {
-    const reads = expect ? readsForExpect(session, ctx, expect) : []
+    const reads = expect ? await readsForExpect(session, ctx, expect) : []
     const dismiss = dismissStep(ending, after)
     plan.success.push(ending.condition)
     plan.tail = dismiss ? [...reads, dismiss] : reads
@@ -184,7 +197,7 @@ function addEnding(
   }
   const outcome = expected ? 'success' : 'alternate'
   const name = uniqueName(sample.scenarioName ?? ending.name ?? nameFromMessage(ending.message, inputs), plan)
-  const reads = expected && expect ? readsForExpect(session, ctx, expect) : []
+  const reads = expected && expect ? await readsForExpect(session, ctx, expect) : []
   const scenario = scenarioFor(ending, after, name, outcome, inputs, reads)
   plan.scenarios.push(scenario)
   plan.branches.push(branchStep(scenario))

@@ -64,7 +64,7 @@ export async function finishBuild(session: BuildSession, f: Finish): Promise<Bui
   const expected = expect !== undefined && expectedReads(ctx, expect).missing.length === 0
   let target: { scenario: string; outcome: 'success' | 'alternate' }
   if (ending.kind === 'screen' || expected) {
-    const reads = expect ? readsForExpect(session, ctx, expect) : await askOutputs(session, ctx)
+    const reads = expect ? await readsForExpect(session, ctx, expect) : await askOutputs(session, ctx)
     const dismiss = dismissStep(ending, observed.after.root)
     plan.success = [ending.condition]
     plan.tail = dismiss ? [...reads, dismiss] : reads

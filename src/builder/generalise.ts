@@ -177,12 +177,21 @@ export function nameFromMessage(message: string, inputs: string[]): string {
     .replace(/\s+/g, ' ')
     .trim()
   const short = text.length <= 80 ? text : `${text.slice(0, 80).replace(/\s+\S*$/, '')}…`
-  return short.replace(/[.!:;,]+$/, '') || 'other outcome'
+  // What is left once values are out must still read as words: no "result (" or "( )".
+  const tidy = short
+    .replace(/[([{]\s*[.…,:;\s]*[)\]}]/g, ' ')
+    .replace(/\s*[([{][^)\]}]*$/, '')
+    .replace(/^[^([{]*[)\]}]/, (m) => m.slice(0, -1))
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.!:;,(]+$/, '')
+  return tidy.length >= 3 && /\p{L}{2}/u.test(tidy) ? tidy : 'other outcome'
 }
 
 /** A name for the success path from its message, without the generated values ("Customer created"). */
 export function successName(message: string, inputs: string[]): string {
-  let text = message
+  // A parenthesis around a generated figure ("(0.02 seconds)", "(3)") says nothing of the outcome.
+  let text = message.replace(/\s*[([][^)\]]*\d[^)\]]*[)\]]/g, ' ')
   for (const token of idLikeTokens(message)) text = text.replace(token, ' ')
   text = text
     .replace(/(^|\s)[#№:]+(?=\s|$)/g, ' ')

@@ -119,7 +119,12 @@ export async function locateWindow(
     options: top.map((s) => ({ value: s.window.id, label: describeWindow(s.window) })),
     multiple: false,
   })
-  const chosen = top.find((s) => s.window.id === answer) ?? top[0]!
+  const chosen = top.find((s) => s.window.id === answer)
+  if (!chosen)
+    throw new BuildFailure(
+      'APP_NOT_FOUND',
+      `None of the open windows is the app, as answered. Open windows: ${openList}. Open the app and teach again.`,
+    )
   session.progress('locate', `Using ${describeWindow(chosen.window)}, as answered`, {
     window: chosen.window.title,
   })

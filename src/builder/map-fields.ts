@@ -3,9 +3,11 @@
 // name fields the way the screen does. Each value is then written the way its control wants it
 // (field-steps.ts).
 import type { UiElement } from '../protocol/elements.ts'
+import { isDecline } from '../protocol/questions.ts'
 import { assignFields, CONFIDENT, matchReason, realOptions, type Unsure } from './field-scores.ts'
 import { type FieldStep, type FieldUse, fieldSteps } from './field-steps.ts'
 import { type InputLeaf, shownValue } from './input-leaves.ts'
+import { askToPoint } from './pointing.ts'
 import { readControls, type ScreenControl } from './screen.ts'
 import type { BuildSession } from './session.ts'
 import { isIsoDate, valueShape } from './value-adapters.ts'
@@ -110,7 +112,19 @@ async function askWhere(
     ],
     multiple: false,
   })
-  const chosen = free.find((c) => c.control.key === answer)
+  let chosen = free.find((c) => c.control.key === answer)
+  if (!chosen && isDecline(answer)) {
+    // None of the fields offered: the person points at the one it goes into (any field on screen).
+    const pointed = await askToPoint(
+      session,
+      `Point at the field where the value of “${leaf.key}” (“${shownValue(leaf.value)}”) goes, or say it is not on this screen.`,
+    )
+    const controls = pointed ? readControls(pointed.snapshot.root) : []
+    const at =
+      pointed && controls.find((c) => c.element === pointed.element || contains(c.element, pointed.element))
+    const same = at && free.find((c) => c.control.label === at.label && c.control.kind === at.kind)
+    chosen = same
+  }
   if (!chosen) {
     session.progress('map', `“${leaf.path}” is left out, as answered`, { input: leaf.path })
     return
@@ -155,8 +169,14 @@ async function askRequired(
       : `“${control.label}” must be filled in, but the sample has no value for it. What should go there?`
   const answer = await session.ask({ kind: 'fill_required', text, options, multiple: false })
   const value = Array.isArray(answer) ? (answer[0] ?? '') : answer
-  if (value === EMPTY) return undefined
+  if (value === EMPTY || isDecline(answer)) return undefined
   if (value.startsWith('input:')) return { leaf: unused.find((l) => `input:${l.path}` === value) }
   if (value.startsWith('option:')) return { constant: value.slice('option:'.length) }
   return { constant: value }
+}
+
+/** Whether `inner` is `outer` or inside it (a field's label text pointed at, for its box). */
+function contains(outer: UiElement, inner: UiElement): boolean {
+  if (outer === inner) return true
+  return outer.children.some((c) => contains(c, inner))
 }

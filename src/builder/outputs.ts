@@ -6,9 +6,11 @@ import { indexTree, renderSelector, resolveSelector } from '../automation/index.
 import { collapse } from '../automation/text-match.ts'
 import type { Fingerprint, Selector, Step } from '../protocol/automation.ts'
 import type { UiElement, UiRole } from '../protocol/elements.ts'
+import { askForOutput } from './ask-output.ts'
 import type { Ending } from './classify.ts'
 import { listExpected, rowsRead } from './collections.ts'
-import { escapeRegex, extractPattern, generaliseText, idLikeTokens } from './generalise.ts'
+import { escapeRegex, extractPattern, generaliseText } from './generalise.ts'
+import { type Evidenced, evidencedValues } from './output-evidence.ts'
 import type { PromptReading } from './prompt.ts'
 import { designPlaceSelector, designTextSelector } from './selector-design.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
@@ -28,6 +30,10 @@ export interface OutputContext {
   submitLabel: string
 }
 
+/** An expected value as a person wrote it: a text as is, a list or object as JSON. */
+export const shownExpected = (value: unknown) =>
+  typeof value === 'object' && value !== null ? JSON.stringify(value).slice(0, 120) : `“${String(value)}”`
+
 /** `{"$type": "string"}`: a value the app generates, checked by type only. */
 export function isTypeSpec(value: unknown): value is { $type: string } {
   return (
@@ -39,7 +45,7 @@ const NOT_VALUES = new Set<UiRole>(['button', 'link', 'textbox', 'combobox', 'op
 const norm = (text: string) => collapse(text).toLowerCase()
 
 /** The builder's reads always point at an element (reads of the URL or rows are built elsewhere). */
-type ReadStep = Extract<Step, { kind: 'read' }> & { target: Selector }
+export type ReadStep = Extract<Step, { kind: 'read' }> & { target: Selector }
 
 /** Read steps for the keys of `expect` the ending shows, and the keys it does not. */
 export function expectedReads(
@@ -60,29 +66,39 @@ export function expectedReads(
   return { steps, missing }
 }
 
-/** Read steps for every key of `expect`; OUTPUT_NOT_FOUND names the keys nothing on screen fits. */
-export function readsForExpect(
+/**
+ * Read steps for every key of `expect`. A key nothing on the screen evidences is asked about
+ * (ask-output.ts: pick a value, or point at it); OUTPUT_NOT_FOUND only when the person cannot.
+ */
+export async function readsForExpect(
   session: BuildSession,
   ctx: OutputContext,
   expect: Record<string, unknown>,
-): Step[] {
+): Promise<Step[]> {
   const { steps, missing } = expectedReads(ctx, expect)
-  if (missing.length) {
+  const unanswered: string[] = []
+  for (const key of missing) {
+    const step = await askForOutput(session, ctx, key, expect[key])
+    if (step) steps.push(step)
+    else unanswered.push(key)
+  }
+  if (unanswered.length) {
     const shown =
       ctx.ending.appeared
         .map((e) => `“${e.name}”`)
         .slice(0, 8)
         .join(', ') || 'nothing new'
-    const what = missing
+    const what = unanswered
       .map((key) =>
         isTypeSpec(expect[key])
           ? `a generated value for “${key}”`
-          : `“${String(expect[key])}” (for “${key}”)`,
+          : `${shownExpected(expect[key])} (for “${key}”)`,
       )
       .join(', ')
     throw new BuildFailure(
       'OUTPUT_NOT_FOUND',
-      `After “${ctx.submitLabel}”, nothing on the screen shows ${what}. What appeared: ${shown}.`,
+      `After “${ctx.submitLabel}”, nothing on the screen shows ${what}, and nobody pointed at it. What appeared: ${shown}. ` +
+        'Teach again and point at the value when asked, or show the way to the screen that has it ("demonstrate": true).',
     )
   }
   for (const step of steps)
@@ -127,36 +143,43 @@ export function findGenerated(
   }
   const cell = ownRowCell(ctx, key)
   if (cell) return cell
-  const keyStems = stems(key)
-  let best: { element: UiElement; token: string; score: number } | undefined
-  for (const element of ctx.ending.appeared) {
-    if (NOT_VALUES.has(element.role)) continue
-    for (const token of idLikeTokens(element.name)) {
-      if (ctx.inputs.some((v) => compact(v) === compact(token))) continue
-      const around = stems(element.name.replace(token, ' ')).filter((s) => keyStems.includes(s)).length
-      const score =
-        around +
-        (element === ctx.ending.messageElement ? 1 : 0) +
-        (/\p{L}/u.test(token) ? 0.5 : 0) +
-        (element.name.length > token.length ? 0.25 : 0)
-      if (!best || score > best.score) best = { element, token, score }
+  // Only a value shown beside words that mean the key counts (output-evidence.ts); two different
+  // values with that evidence are a question, not a pick.
+  const found = evidencedValues(ctx.after, ctx.ending.appeared, key, ctx.inputs, {
+    stems: ctx.reading.taskStems,
+    ...(ctx.ending.messageElement ? { message: ctx.ending.messageElement } : {}),
+  })
+  const tokens = new Set(found.map((f) => compact(f.token)))
+  if (found.length === 0 || tokens.size > 1) return undefined
+  return evidencedRead(ctx, key, found[0]!)
+}
+
+/** The read step for a value the screen shows: a labelled value whole, or a token inside its text. */
+export function evidencedRead(
+  ctx: OutputContext,
+  key: string,
+  found: Evidenced,
+): { step: ReadStep; token: string; text: string } {
+  const { element, token } = found
+  if (found.pair?.extract || (!found.pair && element.name.trim() !== token)) {
+    const shown = element.name
+    const { pattern } = generaliseText(shown, ctx.inputs)
+    const text = designTextSelector(ctx.after, element, { pattern, match: 'regex' }, `the text “${shown}”`)
+    const step: ReadStep = {
+      kind: 'read',
+      name: `Read “${key}”`,
+      target: ownItem(ctx, element, pattern, text),
+      into: key,
+      extract: found.pair?.extract ?? extractPattern(shown, token, ctx.inputs),
     }
+    return { step, token, text: shown }
   }
-  if (!best) return undefined
-  const { element, token } = best
-  const { pattern } = generaliseText(element.name, ctx.inputs)
-  const text = designTextSelector(
-    ctx.after,
-    element,
-    { pattern, match: 'regex' },
-    `the text “${element.name}”`,
-  )
+  const place = designPlaceSelector(ctx.after, element, `the “${found.label}” value`)
   const step: ReadStep = {
     kind: 'read',
     name: `Read “${key}”`,
-    target: ownItem(ctx, element, pattern, text),
+    target: ownRowColumn(ctx, element, place) ?? place,
     into: key,
-    extract: extractPattern(element.name, token, ctx.inputs),
   }
   return { step, token, text: element.name }
 }
@@ -252,7 +275,11 @@ function ownItem(ctx: OutputContext, element: UiElement, namePattern: string, fa
  * name cell of the row showing {{firstName}}"): a list's rows move (sorted, filtered, added to),
  * its columns do not. Tried before the selector by place.
  */
-function ownRowColumn(ctx: OutputContext, element: UiElement, fallback: Selector): Selector | undefined {
+export function ownRowColumn(
+  ctx: OutputContext,
+  element: UiElement,
+  fallback: Selector,
+): Selector | undefined {
   if (!CELLS.has(element.role)) return undefined
   const index = indexTree(ctx.after)
   const row = index.parent.get(element)
@@ -304,7 +331,7 @@ function nestedValue({ path, value }: { path: string; value: string }): Record<s
 }
 
 /** An exact expected value: the element showing just it, else a text containing it. */
-function exactRead(ctx: OutputContext, key: string, expected: unknown): ReadStep | undefined {
+export function exactRead(ctx: OutputContext, key: string, expected: unknown): ReadStep | undefined {
   const want = norm(String(expected))
   const fresh = new Set(ctx.ending.appeared)
   const ordered = [...ctx.ending.appeared, ...indexTree(ctx.after).all.filter((e) => !fresh.has(e))]

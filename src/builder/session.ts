@@ -20,6 +20,20 @@ export class BuildFailure extends Error {
   }
 }
 
+/**
+ * A control the desktop could not act on (hidden, covered, disabled, gone): while exploring it is
+ * skipped, never the end of the build. A lost desktop or agent is not this.
+ */
+export function unreachable(error: unknown): boolean {
+  return (
+    error instanceof BuildFailure &&
+    error.code === 'DESKTOP_ERROR' &&
+    /ELEMENT_OBSCURED|ELEMENT_DISABLED|ELEMENT_NOT_FOUND|STALE_REF|is not on the screen|matches several elements/.test(
+      error.message,
+    )
+  )
+}
+
 /** How long the UI must stay unchanged to count as settled, and the most a settle may take. */
 const QUIET_MS = 400
 const SETTLE_MAX_MS = 10_000

@@ -7,6 +7,7 @@ import type { Selector, Step } from '../protocol/automation.ts'
 import type { UiElement } from '../protocol/elements.ts'
 import { isSearchBox, rivalsTask } from './explore-moves.ts'
 import { nextButton } from './pages.ts'
+import { askOnScreen, askToPoint } from './pointing.ts'
 import type { PromptReading } from './prompt.ts'
 import { readControls } from './screen.ts'
 import { designSelector } from './selector-design.ts'
@@ -42,10 +43,17 @@ export function submitScore(name: string, reading: PromptReading): number | unde
   const words = stems(name)
   if (words.length === 0 || words.some((w) => NOT_SUBMIT.has(w))) return undefined
   if (rivalsTask(reading, name)) return 0
+  // Two actions in one button ("Save and add another", "Save & continue editing"): one that goes
+  // on to another form is never taken silently; any other yields to the plain one beside it.
+  const [, then] = name.split(COMPOUND)
+  if (then !== undefined && stems(then).some((w) => GOES_ON.has(w))) return 0
   const submitLike = words.some((w) => SUBMIT.has(w)) ? 1 : 0
   const task = Math.min(1, words.filter((w) => reading.taskStems.includes(w)).length * 0.5)
-  return submitLike + task
+  return submitLike + task - (then !== undefined ? 0.25 : 0)
 }
+
+const COMPOUND = /\s+(?:and|&|\+)\s+/i
+const GOES_ON = new Set(stems('another new continue editing edit next more again'))
 
 /** Buttons in the fields' form (or the nearest part of the screen that has any), in screen order. */
 export function buttonsNear(root: UiElement, fields: UiElement[]): UiElement[] {
@@ -203,7 +211,7 @@ async function chooseButton(
       'submit',
       `No button clearly sends the form (“${first.element.name}” ${speaksForItself(first.element.name, reading, inDialog) ? 'ties with another' : 'may do something else'}); asking`,
     )
-  const answer = await session.ask({
+  const answer = await askOnScreen(session, {
     kind: 'choose_submit',
     text: 'Which button sends this form once the fields are filled in?',
     options: [
@@ -212,8 +220,35 @@ async function chooseButton(
     ],
     multiple: false,
   })
-  if (answer === 'enter') return undefined
-  return pick(options[Number(answer)] ?? options[0]!, 'as answered')
+  if (answer.kind === 'option' && answer.value === 'enter') return undefined
+  const chosen = answer.kind === 'option' ? options[Number(answer.value)] : undefined
+  if (chosen) return pick(chosen, 'as answered')
+  const pointed =
+    answer.kind === 'point'
+      ? answer
+      : await askToPoint(
+          session,
+          'Point at the button (or link) that sends this form once the fields are filled in.',
+        )
+  const button = pointed && clickable(pointed.snapshot.root, pointed.element)
+  if (!button)
+    throw new BuildFailure(
+      'NO_SUBMIT',
+      'No button that sends the form was chosen or pointed at. Teach again and point at it, or show the way ("demonstrate": true).',
+    )
+  session.progress('submit', `The form is sent with “${button.name}” (pointed at)`, { button: button.name })
+  return {
+    selector: designSelector(pointed.snapshot.root, button, `the “${button.name}” button`),
+    label: button.name,
+  }
+}
+
+/** The button or link at or around what was pointed at. */
+function clickable(root: UiElement, element: UiElement): UiElement | undefined {
+  const index = indexTree(root)
+  for (let e: UiElement | undefined = element; e; e = index.parent.get(e))
+    if ((e.role === 'button' || e.role === 'link' || e.role === 'menuitem') && e.name.trim()) return e
+  return undefined
 }
 
 /** The fields' lowest common ancestor (its form, when it has one) and every ancestor above it. */

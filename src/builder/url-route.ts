@@ -6,6 +6,7 @@
 import type { AppSpec, Step } from '../protocol/automation.ts'
 import type { Snapshot, UiElement } from '../protocol/elements.ts'
 import { screenFitness } from './field-scores.ts'
+import { escapeRegex } from './generalise.ts'
 import type { InputLeaf } from './input-leaves.ts'
 import type { ScreenControl } from './screen.ts'
 import type { BuildSession } from './session.ts'
@@ -51,23 +52,35 @@ interface Pattern {
   template: string
   /** The address was seen with exactly this sample's value in it (surest), else by shape. */
   direct: boolean
+  /**
+   * How much it looks like a record's own address: a link whose text shows the value ("Issue
+   * #3", a row's link) beats one that merely carries it; a path segment beats a query parameter;
+   * every other parameter (a filter's `set_filter=1&tracker_id=3`) counts against it.
+   */
+  rank: number
 }
 
 /** Address templates from the links on the screens seen, for the values that could be ids. */
 export function urlPatterns(screens: Snapshot[], leaves: InputLeaf[], appUrl: string): Pattern[] {
   const home = safeUrl(appUrl)
   if (!home) return []
-  const hrefs = new Set<string>()
+  const links = new Map<string, string[]>()
   const visit = (e: UiElement) => {
-    if (e.href) hrefs.add(e.href)
+    if (e.href) links.set(e.href, [...(links.get(e.href) ?? []), e.name])
     e.children.forEach(visit)
   }
   for (const s of screens) visit(s.root)
+  const hrefs = [...links.keys()]
   const out = new Map<string, Pattern>()
-  const add = (template: string, direct: boolean) => {
+  const add = (template: string, direct: boolean, rank: number) => {
     const had = out.get(template)
-    if (!had || (direct && !had.direct)) out.set(template, { template, direct })
+    if (!had || (direct && !had.direct) || (direct === had.direct && rank > had.rank))
+      out.set(template, { template, direct, rank })
   }
+  const shownIn = (href: string, value: string) =>
+    (links.get(href) ?? []).some((name) =>
+      new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegex(value)}($|[^\\p{L}\\p{N}])`, 'u').test(name),
+    )
   for (const leaf of leaves) {
     if (leaf.source === 'header' || (typeof leaf.value !== 'string' && typeof leaf.value !== 'number'))
       continue
@@ -93,7 +106,8 @@ export function urlPatterns(screens: Snapshot[], leaves: InputLeaf[], appUrl: st
         ) {
           const copy = [...segments]
           copy[i] = placeholder
-          add(`${copy.join('/')}${url.search}`, direct)
+          const rank = (shownIn(href, decoded) ? 2 : 0) + 1 - [...url.searchParams].length
+          add(`${copy.join('/')}${url.search}`, direct, rank)
         }
       })
       for (const [key, inner] of url.searchParams) {
@@ -104,12 +118,13 @@ export function urlPatterns(screens: Snapshot[], leaves: InputLeaf[], appUrl: st
               ? `${encodeURIComponent(k)}=${placeholder}`
               : `${encodeURIComponent(k)}=${encodeURIComponent(v)}`,
           )
-          add(`${url.pathname}?${params.join('&')}`, direct)
+          const rank = (shownIn(href, inner) ? 2 : 0) - (params.length - 1)
+          add(`${url.pathname}?${params.join('&')}`, direct, rank)
         }
       }
     }
   }
-  return [...out.values()].sort((a, b) => Number(b.direct) - Number(a.direct))
+  return [...out.values()].sort((a, b) => Number(b.direct) - Number(a.direct) || b.rank - a.rank)
 }
 
 function similarLength(a: string, b: string, shape: Shape): boolean {

@@ -178,9 +178,16 @@ export function compareExpect(result: Record<string, unknown>, expect: Record<st
               : typeof actual === expected.$type
       if (!ok) out.push(`“${key}” = ${JSON.stringify(actual)}, expected a ${expected.$type}`)
     } else if (Array.isArray(expected)) {
-      // A list given by example: every item the sample names is among the rows read.
-      const rows = Array.isArray(actual) ? JSON.stringify(actual).toLowerCase() : undefined
-      const absent = expected.filter((item) => !rows?.includes(String(item).toLowerCase()))
+      // A list given by example: every item the sample names is among the rows read; an item
+      // given as an object is one row whose fields all equal it, field by field.
+      const rows = Array.isArray(actual) ? actual : undefined
+      const shows = (row: unknown, item: unknown): boolean =>
+        item !== null && typeof item === 'object'
+          ? row !== null &&
+            typeof row === 'object' &&
+            Object.entries(item).every(([k, v]) => sameText((row as Record<string, unknown>)[k], v))
+          : JSON.stringify(row).toLowerCase().includes(String(item).toLowerCase())
+      const absent = expected.filter((item) => !rows?.some((row) => shows(row, item)))
       if (!rows || absent.length)
         out.push(`“${key}” = ${JSON.stringify(actual)}, expected a list showing ${JSON.stringify(absent)}`)
     } else if (String(actual ?? '').trim() !== String(expected).trim()) {
@@ -189,6 +196,16 @@ export function compareExpect(result: Record<string, unknown>, expect: Record<st
   }
   return out
 }
+
+const sameText = (a: unknown, b: unknown) =>
+  String(a ?? '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase() ===
+  String(b ?? '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase()
 
 function describeRun(run: RunOutcome): string {
   if (run.status !== 'failed') return `ended in “${run.scenario}”`

@@ -28,7 +28,8 @@ describe('a lookup build', () => {
       const [asked] = script.questions
       expect(asked?.question).toMatchObject({ kind: 'choose_outputs', multiple: true })
       expect(asked?.question.text).toContain('Name and Country')
-      // The prompt's matches come first, then every other pair that appeared.
+      // The prompt's matches come first, then every other pair that appeared, then a way to
+      // decline them all and point at the value instead.
       expect(asked?.question.options.map((o) => o.label)).toEqual([
         'Name: Ada Lovelace',
         'Country: United Kingdom',
@@ -36,7 +37,9 @@ describe('a lookup build', () => {
         'Email: ada@example.com',
         'Phone: +44 20 7946 0958',
         'VIP: Yes',
+        'None of these (point at it instead)',
       ])
+      expect(asked?.question.pointable).toBe(true)
       expect(result.outcome).toBe('success')
       const nav = result.automation.steps.find((s) => s.kind === 'click')
       expect(nav?.name).toBe('Click “Find customer”')

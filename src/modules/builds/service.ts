@@ -14,6 +14,7 @@ import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { isDecline, NONE_OF_THESE, type Question } from '../../protocol/questions.ts'
 import { findRecording } from '../recordings/repo.ts'
+import { isPointBody, pointedAnswer } from '../screen/service.ts'
 import { maskUrlCredentials, maskUrlCredentialsIn } from '../secrets/url-credentials.ts'
 import type { AnswerBody } from './model.ts'
 
@@ -189,16 +190,21 @@ export function answerQuestion(ctx: AppContext, id: string, body: AnswerBody): B
           { openQuestionId: q.id },
         )
       const answer =
-        q.kind === 'demonstrate' ? demonstration(ctx, build, body.answer) : validateAnswer(q, body.answer)
+        q.kind === 'demonstrate'
+          ? demonstration(ctx, build, body.answer)
+          : isPointBody(body.answer)
+            ? pointedAnswer(ctx, build, body.answer)
+            : validateAnswer(q, body.answer)
       const now = ctx.clock.now().toISOString()
       const answers = [
         ...build.answers,
         { questionId: q.id, kind: q.kind, questionText: q.text, answer, answeredAt: now },
       ]
-      // A demonstration shows this build's screen: a later build must be shown again, not reuse it.
+      // A demonstration or a point shows this build's screen: a later build must be shown again.
       // A decline is no reusable answer: the next build must look again (the screen may differ).
       const declined = q.kind !== 'demonstrate' && isDecline(answer)
-      if (q.kind !== 'demonstrate' && !declined) rememberAnswer(ctx, build, q, answer, now)
+      if (q.kind !== 'demonstrate' && !isPointBody(body.answer) && !declined)
+        rememberAnswer(ctx, build, q, answer, now)
       const shown =
         q.kind === 'demonstrate'
           ? `recording ${answer}`
@@ -283,7 +289,7 @@ export function earlierAnswer(
  * with at least one action. The recording's id is stored as the answer.
  */
 function demonstration(ctx: AppContext, build: Build, answer: AnswerBody['answer']): string {
-  if (typeof answer !== 'object' || Array.isArray(answer))
+  if (typeof answer !== 'object' || Array.isArray(answer) || !('recordingId' in answer))
     throw new AppError(
       'INVALID_ANSWER',
       'This question is answered with a recording: {"recordingId": "…"} (start one with POST /_builds/<id>/recordings)',
@@ -319,9 +325,13 @@ function demonstration(ctx: AppContext, build: Build, answer: AnswerBody['answer
 
 function validateAnswer(q: BuildQuestion, answer: AnswerBody['answer']): string | string[] {
   if (typeof answer === 'object' && !Array.isArray(answer))
-    throw new AppError('INVALID_ANSWER', 'Only a "demonstrate" question is answered with a recording', {
-      field: 'answer',
-    })
+    throw new AppError(
+      'INVALID_ANSWER',
+      'point' in answer
+        ? 'This question is not about something on the screen: answer with one of its options'
+        : 'Only a "demonstrate" question is answered with a recording',
+      { field: 'answer' },
+    )
   const invalid = (message: string) =>
     new AppError('INVALID_ANSWER', message, {
       field: 'answer',

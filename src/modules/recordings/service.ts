@@ -39,7 +39,7 @@ export function apiKeyActor(ctx: AppContext, apiKeyId: string): RecordingActor {
 const isDemonstrating = (b: Build) => b.status === 'waiting_for_answer' && b.question?.kind === 'demonstrate'
 
 /** The desktop the build is on: the one it holds (the build worker reserves it), else the one it names. */
-function desktopOf(hub: AgentHub, build: Build): string {
+export function desktopOf(hub: AgentHub, build: Build): string {
   const online = hub.onlineDesktops()
   const held = online.find((d) => hub.heldBy(d.id) === build.id)
   const named = build.desktop

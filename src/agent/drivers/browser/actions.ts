@@ -27,12 +27,29 @@ async function clickPoint(page: PageTarget, backendNodeId: number): Promise<{ x:
   throw new DriverError('ELEMENT_OBSCURED', 'The element has no visible box (hidden or zero-sized)')
 }
 
+/**
+ * The click point of a node, revealing it first when it shows only on hover: the pointer rests
+ * on its nearest visible ancestor (the menu item it belongs to), as a person's would.
+ */
+async function revealed(page: PageTarget, backendNodeId: number): Promise<{ x: number; y: number }> {
+  try {
+    return await clickPoint(page, backendNodeId)
+  } catch (error) {
+    if (!(error instanceof DriverError) || error.code !== 'ELEMENT_OBSCURED') throw error
+    const rest = await callOnNode(page, backendNodeId, inPage.revealPoint)
+    if (!rest) throw error
+    await page.call('Input.dispatchMouseEvent', { type: 'mouseMoved', ...rest })
+    await callOnNode(page, backendNodeId, inPage.nextFrames)
+    return clickPoint(page, backendNodeId)
+  }
+}
+
 export async function clickNode(
   page: PageTarget,
   backendNodeId: number,
   options: { button?: 'left' | 'right'; clickCount?: number } = {},
 ): Promise<void> {
-  const point = await clickPoint(page, backendNodeId)
+  const point = await revealed(page, backendNodeId)
   const hit = await callOnNode(page, backendNodeId, inPage.checkHit, point.x, point.y)
   if (hit.status === 'disabled') throw new DriverError('ELEMENT_DISABLED', 'The element is disabled')
   if (hit.status === 'obscured')

@@ -208,3 +208,31 @@ export function readElement(this: Node): ReadOutcome {
     return { text: el.value, value: el.value }
   return { text }
 }
+
+/**
+ * Where a person would rest the pointer to reveal a control shown only on hover (a submenu's
+ * link inside a menu item): the centre of the nearest ancestor that has a visible box, after
+ * the next frame. Null when no ancestor shows either.
+ */
+export function revealPoint(this: Node): Promise<{ x: number; y: number } | null> {
+  let el: Element | null = this.nodeType === Node.ELEMENT_NODE ? (this as Element) : this.parentElement
+  for (el = el?.parentElement ?? null; el; el = el.parentElement) {
+    const r = el.getBoundingClientRect()
+    if (r.width >= 1 && r.height >= 1) {
+      const box = el
+      return new Promise((resolve) =>
+        requestAnimationFrame(() => {
+          box.scrollIntoView({ block: 'nearest', inline: 'nearest' })
+          const at = box.getBoundingClientRect()
+          resolve({ x: at.left + Math.min(at.width / 2, 20), y: at.top + at.height / 2 })
+        }),
+      )
+    }
+  }
+  return Promise.resolve(null)
+}
+
+/** Resolves after the page has drawn two more frames (a hover's CSS or script has taken effect). */
+export function nextFrames(this: Node): Promise<boolean> {
+  return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))))
+}
