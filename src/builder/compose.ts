@@ -9,6 +9,7 @@ import {
   type Condition,
   DEFAULT_MAIN_SCENARIO,
   type Scenario,
+  type SignIn,
   type Step,
 } from '../protocol/automation.ts'
 import type { UiElement } from '../protocol/elements.ts'
@@ -18,6 +19,8 @@ import { designSelector, designTextSelector } from './selector-design.ts'
 
 export interface Plan {
   app: AppSpec
+  /** The guarded sign-in prelude, run by the runner whenever the app shows its sign-in form. */
+  signIn?: SignIn
   /** Launch, navigation and fills: everything before the submit. */
   prefix: Step[]
   submit: Step
@@ -43,6 +46,7 @@ export function compose(plan: Plan): Automation {
   const automation: Automation = {
     version: 1,
     app: plan.app,
+    ...(plan.signIn ? { signIn: plan.signIn } : {}),
     mainScenario: plan.mainScenario,
     steps: [...plan.prefix, plan.submit, ...(endings.length ? [wait] : []), ...plan.branches, ...plan.tail],
     scenarios: plan.scenarios,
@@ -63,6 +67,7 @@ export function decompose(automation: Automation): Plan | undefined {
   const conditions = wait.until.kind === 'anyOf' ? wait.until.conditions : [wait.until]
   return {
     app: automation.app,
+    ...(automation.signIn ? { signIn: automation.signIn } : {}),
     prefix: automation.steps.slice(0, at - 1),
     submit: automation.steps[at - 1]!,
     wait: { name: wait.name, ...(wait.timeoutMs ? { timeoutMs: wait.timeoutMs } : {}) },

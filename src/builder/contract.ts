@@ -17,6 +17,12 @@ export interface DesktopPort {
   snapshot(windowId: string): Promise<Snapshot>
   act(windowId: string, action: ElementAction): Promise<ActionResult>
   waitForChange(windowId: string, timeoutMs: number): Promise<'changed' | 'timeout'>
+  /**
+   * Signs the desktop's browser out of the app in the window: the stored cookies and site data of
+   * the window's current origin only. False (or absent) where nothing may be cleared: a browser
+   * the agent only attached to, native apps.
+   */
+  clearSession?(windowId: string): Promise<boolean>
   /** Runs the automation with the real runner on the desktop (verification); steps without screenshots. */
   run(automation: Automation, input: Record<string, unknown>): Promise<RunOutcome & { steps: StepRecord[] }>
 }

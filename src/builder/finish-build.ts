@@ -13,6 +13,7 @@ import type { Observation } from './observe.ts'
 import { expectedReads, type OutputContext, readsForExpect } from './outputs.ts'
 import type { PromptReading } from './prompt.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
+import { splitSignIn } from './sign-in.ts'
 import { verify } from './verify.ts'
 
 export interface Finish {
@@ -41,9 +42,12 @@ export async function finishBuild(session: BuildSession, f: Finish): Promise<Bui
   refuseOwnCollision(session, ending)
 
   const launch: Step = { kind: 'launch', name: `Open “${f.window.title}”` }
+  // The sign-in steps leave the path for the guarded prelude the runner performs on demand.
+  const { signIn, steps: prefix } = splitSignIn(session, f.prefix)
   const plan: Plan = {
     app: f.app,
-    prefix: [launch, ...f.prefix],
+    ...(signIn ? { signIn } : {}),
+    prefix: [launch, ...prefix],
     submit: f.submit,
     wait: { name: 'Wait for the outcome', ...waitBudget(observed.elapsedMs ?? 0) },
     success: [],

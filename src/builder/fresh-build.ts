@@ -21,6 +21,7 @@ import { fillPages } from './pages.ts'
 import { type PromptReading, readPrompt, spoken } from './prompt.ts'
 import { readControls } from './screen.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
+import { signOutFirst } from './sign-in.ts'
 import { chooseSubmit } from './submit.ts'
 import { findUrlRoute, namesARecord, shapeOf, type UrlRoute, urlPatterns } from './url-route.ts'
 
@@ -44,6 +45,8 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
     },
   )
   const window = await locateWindow(session, reading, inputs)
+  // A job with credentials meets its app signed out, so the sign-in is learnt (sign-in.ts).
+  await signOutFirst(session, window)
   const app = appSpecOf(window)
   // Headers are the caller's transport; one is an input only when the prompt or expect names it.
   const leaves = inputLeaves(sample.input, { prompt, expect: sample.expect })

@@ -5,6 +5,7 @@ import type { BuildIO, BuildRequest, BuildResult, DesktopPort } from './contract
 import { extendBuild } from './extend-build.ts'
 import { freshBuild } from './fresh-build.ts'
 import { BuildFailure, BuildSession } from './session.ts'
+import { signInBeforeExtending } from './sign-in.ts'
 
 export type * from './contract.ts'
 
@@ -20,7 +21,9 @@ export async function buildAutomation(
 ): Promise<BuildResult> {
   const session = new BuildSession(port, io, req)
   try {
-    return req.automation ? await extendBuild(session, req.automation) : await freshBuild(session)
+    return req.automation
+      ? await extendBuild(session, await signInBeforeExtending(session, req.automation))
+      : await freshBuild(session)
   } catch (error) {
     if (!(error instanceof BuildFailure)) throw error
     io.progress('failed', error.message, { code: error.code })

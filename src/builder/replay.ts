@@ -17,7 +17,13 @@ export async function replayToSubmit(
   const run = () =>
     session.desktop('Replaying the steps before the submit', () =>
       session.port.run(
-        { version: 1, app: plan.app, steps: plan.prefix, scenarios: [] },
+        {
+          version: 1,
+          app: plan.app,
+          ...(plan.signIn ? { signIn: plan.signIn } : {}),
+          steps: plan.prefix,
+          scenarios: [],
+        },
         session.scope(input),
       ),
     )

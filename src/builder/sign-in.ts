@@ -1,44 +1,26 @@
 // A sign-in screen in front of the app. The builder signs in with the job's stored credentials
 // (`deskhook jobs secret set … username|password`: values live in memory only, the automation
-// holds `{{$secrets.password}}`), and the steps run only when the form is there, so a desktop
-// whose browser stays signed in skips them. Without credentials the build stops and says how
-// to give it a way in.
-import { indexTree } from '../automation/index.ts'
-import type { Condition, Step } from '../protocol/automation.ts'
-import type { Snapshot, UiElement } from '../protocol/elements.ts'
+// holds `{{$secrets.password}}`), and keeps the steps as the automation's guarded `signIn`
+// prelude, which the runner performs whenever the form shows (at the start, or when a session
+// ends mid-run). So that the form shows at all, a build of a job with credentials first signs the
+// desktop's browser out of the app. Without credentials the build stops and says how to give it
+// a way in.
+import { type SignInForm, signInForm, USER } from '../automation/sign-in-form.ts'
+import { renderTemplate } from '../automation/templates.ts'
+import type { Automation, Condition, SignIn, Step } from '../protocol/automation.ts'
+import type { Snapshot, WindowInfo } from '../protocol/elements.ts'
 import { performStep } from './observe.ts'
 import { designSelector } from './selector-design.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
 
-const PASSWORD = /pass(word|phrase|code)?|passwort|mot de passe|contraseña|pin\b/i
-const USER = /user|login|e-?mail|account|name|id\b|benutzer|identifiant/i
-const SIGN_IN = /^(sign|log)\s*-?\s*in$|^login$|^continue$|^submit$|^enter$|^anmelden$|^connexion$/i
+export { type SignInForm, signInForm }
 
-export interface SignInForm {
-  user?: UiElement
-  password: UiElement
-  button?: UiElement
-}
+/** The sign-in each build learnt, by session: it becomes the automation's `signIn` prelude. */
+const learnt = new WeakMap<BuildSession, SignIn>()
 
-/** The screen's sign-in form: a password box, the box before it, and the button that sends them. */
-export function signInForm(root: UiElement): SignInForm | undefined {
-  const all = indexTree(root).all
-  const boxes = all.filter((e) => e.role === 'textbox' && !e.states.includes('disabled'))
-  const password = boxes.find(
-    (e) =>
-      e.inputType === 'password' || PASSWORD.test(`${e.name} ${e.placeholder ?? ''} ${e.automationId ?? ''}`),
-  )
-  if (!password) return undefined
-  // A form with many fields and a password (a sign-up, a settings page) is not a sign-in.
-  if (boxes.length > 3) return undefined
-  const before = boxes.slice(0, boxes.indexOf(password))
-  const user =
-    before.findLast((e) => USER.test(`${e.name} ${e.placeholder ?? ''} ${e.automationId ?? ''}`)) ??
-    before.at(-1)
-  const buttons = all.filter((e) => e.role === 'button' && e.name.trim() !== '')
-  const button =
-    buttons.find((b) => SIGN_IN.test(b.name.trim())) ?? (buttons.length === 1 ? buttons[0] : undefined)
-  return { ...(user ? { user } : {}), password, ...(button ? { button } : {}) }
+/** The sign-in prelude this build learnt (none when the app never asked). */
+export function learntSignIn(session: BuildSession): SignIn | undefined {
+  return learnt.get(session)
 }
 
 function pick(names: string[], pattern: RegExp): string | undefined {
@@ -117,7 +99,52 @@ export async function signIn(
       `Signing in to “${screen.window.title}” with the job’s stored credentials did not get past the sign-in form. ` +
         `Check them with deskhook jobs secret set ${method} ${path} ${passwordName}.`,
     )
+  // The prelude as a whole is guarded by the form; its steps need no guard of their own.
+  learnt.set(session, { when: shown, steps: steps.map(({ onlyIf: _, ...step }) => step as Step) })
   return { steps, screen: after }
+}
+
+/**
+ * A job with credentials starts its build signed out of the app, the way a fresh desktop (an
+ * agent restarted, a session expired) meets it, so its sign-in is always learnt. Only the app's
+ * own origin in the agent's own browser is cleared; native apps keep nothing to clear.
+ */
+export async function signOutFirst(session: BuildSession, window: WindowInfo): Promise<void> {
+  if (!session.request.secretNames?.length || !session.port.clearSession || !window.url) return
+  let origin: string
+  try {
+    origin = new URL(window.url).origin
+  } catch {
+    return
+  }
+  if (origin === 'null') return
+  const cleared = await session
+    .desktop('Signing out of the app', () => session.port.clearSession!(window.id))
+    .catch(() => false)
+  session.progress(
+    'locate',
+    cleared
+      ? `The job signs in with its credentials: the desktop’s browser was signed out of ${origin} first (its cookies and stored data), so the build learns the sign-in`
+      : `The job signs in with its credentials, but the desktop did not sign its browser out of ${origin} (a browser the agent attached to is left as it is): the build learns a sign-in only if the app asks for one`,
+  )
+}
+
+/**
+ * An existing job's automation, with the sign-in prelude this build learnt when it has none (it
+ * was taught on a signed-in desktop): the old guarded sign-in steps make way for it.
+ */
+export function withLearntSignIn(session: BuildSession, automation: Automation): Automation {
+  if (automation.signIn) return automation
+  const { signIn, steps } = splitSignIn(session, automation.steps)
+  return signIn ? { ...automation, signIn, steps } : automation
+}
+
+/** The steps without the guarded sign-in steps this build learnt, and the prelude they become. */
+export function splitSignIn(session: BuildSession, steps: Step[]): { signIn?: SignIn; steps: Step[] } {
+  const signIn = learnt.get(session)
+  if (!signIn) return { steps }
+  const names = new Set(signIn.steps.map((s) => s.name))
+  return { signIn, steps: steps.filter((s) => !(s.onlyIf && names.has(s.name))) }
 }
 
 /** Performs the sign-in steps if the form is on screen; returns the settled screen after. */
@@ -131,4 +158,29 @@ export async function replaySignIn(
   const scope = session.scope(session.request.sample.input)
   for (const step of steps) await performStep(session, step, scope)
   return session.settle(now.root)
+}
+
+/**
+ * Before a later sample of a job with credentials: sign the browser out of the app, and learn the
+ * sign-in the job lacks (one taught on a signed-in desktop). A job with a prelude is left to it:
+ * the probe run signs in the way live runs do.
+ */
+export async function signInBeforeExtending(
+  session: BuildSession,
+  automation: Automation,
+): Promise<Automation> {
+  if (!session.request.secretNames?.length || !session.port.clearSession || !automation.app.url)
+    return automation
+  const scope = session.scope(session.request.sample.input)
+  let app: Automation['app']
+  try {
+    app = { ...automation.app, url: renderTemplate(automation.app.url, scope) }
+  } catch {
+    return automation
+  }
+  await signOutFirst(session, await session.launch(app))
+  if (automation.signIn) return automation
+  await session.launch(app)
+  await signIn(session, await session.settle())
+  return withLearntSignIn(session, automation)
 }

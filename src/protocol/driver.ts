@@ -71,6 +71,13 @@ export interface Driver {
    */
   // biome-ignore lint/suspicious/noConfusingVoidType: a recorded screen's driver resolves with nothing
   navigate(windowId: string, url: string): Promise<WindowInfo | void>
+  /**
+   * Signs the desktop out of the app in the window, so it shows its sign-in form again: the
+   * stored session (cookies, site storage) of the window's current origin only, in the agent's
+   * own browser profile. Resolves false when there is nothing it may clear (a browser it only
+   * attached to, native apps). Builds of jobs with credentials call it first.
+   */
+  clearSession?(windowId: string): Promise<boolean>
   /** Brings the window to the foreground so input goes to it. */
   focusWindow(windowId: string): Promise<void>
 

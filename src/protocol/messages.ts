@@ -73,6 +73,7 @@ export const RPC_METHODS = [
   'act',
   'screenshot',
   'waitForChange',
+  'clearSession',
   // "Show me" (src/protocol/recording.ts): served by the agent's Recorder, not the driver.
   'recordStart',
   'recordStatus',

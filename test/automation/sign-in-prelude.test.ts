@@ -59,7 +59,11 @@ class SessionApp implements Driver {
       : this.path === '/records/7'
         ? [el('heading', 'Record 7'), el('text', 'Status: open', { automationId: 'status' })]
         : [el('heading', 'Home'), el('link', 'Records')]
-    return { window: this.window(), root: el('window', 'App', { children }) }
+    return {
+      window: this.window(),
+      root: el('window', 'App', { children }),
+      capturedAt: new Date().toISOString(),
+    }
   }
   async act(_id: string, action: ElementAction): Promise<ActionResult> {
     const element = this.refs.get(action.ref ?? '')

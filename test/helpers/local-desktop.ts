@@ -17,6 +17,7 @@ export function localDesktop(driver: Driver, name = 'test-desktop'): DesktopPort
     snapshot: (windowId: string) => driver.snapshot(windowId),
     act: (windowId: string, action: Parameters<Driver['act']>[1]) => driver.act(windowId, action),
     waitForChange: (windowId: string, timeoutMs: number) => driver.waitForChange(windowId, timeoutMs),
+    clearSession: async (windowId: string) => (await driver.clearSession?.(windowId)) ?? false,
     async run(automation: Parameters<DesktopPort['run']>[0], input: Record<string, unknown>) {
       port.runs++
       const startedAt = new Date().toISOString()

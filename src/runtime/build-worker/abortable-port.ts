@@ -34,6 +34,7 @@ export function abortablePort(port: DesktopPort, signal: AbortSignal): DesktopPo
     snapshot: guard(port.snapshot.bind(port)),
     act: guard(port.act.bind(port)),
     waitForChange: guard(port.waitForChange.bind(port)),
+    ...(port.clearSession ? { clearSession: guard(port.clearSession.bind(port)) } : {}),
     run: guard(port.run.bind(port)),
   }
 }

@@ -19,6 +19,8 @@ export function hubDesktop(hub: AgentHub, desktopId: string, name: string): Desk
     navigate: (windowId: string, url: string) => call<WindowInfo>('navigate', windowId, url),
     snapshot: (windowId: string) => call<Snapshot>('snapshot', windowId),
     act: (windowId: string, action: ElementAction) => call<ActionResult>('act', windowId, action),
+    // An agent older than this call does not answer it: a short deadline, and the build goes on.
+    clearSession: (windowId: string) => hub.rpc<boolean>(desktopId, 'clearSession', [windowId], 15_000),
     waitForChange: (windowId: string, timeoutMs: number) =>
       hub.rpc<'changed' | 'timeout'>(desktopId, 'waitForChange', [windowId, timeoutMs], timeoutMs + 10_000),
     async run(automation: Automation, input: Record<string, unknown>) {

@@ -258,6 +258,29 @@ export class BrowserDriver implements Driver {
     return this.registry().fresh(windowId)
   }
 
+  /**
+   * Signs the browser out of the app in the tab: the cookies, local storage, IndexedDB, caches and
+   * service workers of the tab's current origin, and its session storage. Only in a browser the
+   * agent launched (its own profile); a browser it attached to is someone's own and kept as it is.
+   */
+  async clearSession(windowId: string): Promise<boolean> {
+    if (!this.browser) return false
+    const tabs = this.registry()
+    const url = (await tabs.fresh(windowId)).url
+    const origin = url ? originOf(url) : ''
+    if (!/^https?:\/\//.test(origin)) return false
+    const page = await tabs.page(windowId)
+    const { cookies } = await page.call('Network.getCookies', { urls: [origin] })
+    for (const { name, domain, path } of cookies)
+      await page.call('Network.deleteCookies', { name, domain, path })
+    await page.call('Storage.clearDataForOrigin', {
+      origin,
+      storageTypes: 'cookies,local_storage,indexeddb,cache_storage,service_workers',
+    })
+    await page.call('Runtime.evaluate', { expression: 'try { sessionStorage.clear() } catch {}' })
+    return true
+  }
+
   async focusWindow(windowId: string): Promise<void> {
     const page = await this.registry().page(windowId)
     await page.session.connection.send('Target.activateTarget', { targetId: windowId })

@@ -129,6 +129,11 @@ export class NativeDriver implements Driver {
     throw new DriverError('UNSUPPORTED_ACTION', 'A native app has no addresses to navigate to')
   }
 
+  /** Native apps keep no web session the agent could clear. */
+  async clearSession(): Promise<boolean> {
+    return false
+  }
+
   async focusWindow(windowId: string): Promise<void> {
     await this.options.host.call('focus', { windowId })
   }
