@@ -164,9 +164,9 @@ describe('records reached by their address', () => {
       ]),
     ]
     const patterns = urlPatterns(seen, [leaf('ticketId', '5f3a9c0d1e')], 'http://127.0.0.1:8080/')
-    expect(patterns).toEqual([{ template: '/tktview/{{ticketId}}', direct: false }])
+    expect(patterns).toMatchObject([{ template: '/tktview/{{ticketId}}', direct: false }])
     const wiki = urlPatterns(seen, [leaf('page', 'Roadmap')], 'http://127.0.0.1:8080/')
-    expect(wiki).toEqual([{ template: '/wiki?name={{page}}', direct: false }])
+    expect(wiki).toMatchObject([{ template: '/wiki?name={{page}}', direct: false }])
   })
 
   test('a link that holds exactly the sample’s value comes first; headers are never used', () => {
@@ -179,8 +179,24 @@ describe('records reached by their address', () => {
       ],
       'http://127.0.0.1:8080/',
     )
-    expect(patterns[0]).toEqual({ template: '/orders/{{orderId}}', direct: true })
+    expect(patterns[0]).toMatchObject({ template: '/orders/{{orderId}}', direct: true })
     expect(patterns.every((p) => !p.template.includes('_http'))).toBe(true)
+  })
+
+  test('a record’s own link (its text shows the value) beats a filter address that carries it too', () => {
+    const tracker = {
+      window: { id: 'w', kind: 'tab' as const, title: 'Issues', app: 'chromium' },
+      capturedAt: '2026-11-26T00:00:00Z',
+      root: el('generic', 'Issues', {}, [
+        el('link', 'Bug', { href: 'http://127.0.0.1:8080/issues?set_filter=1&tracker_id=3' }),
+        el('link', 'Bug #3', { href: 'http://127.0.0.1:8080/issues/3' }),
+      ]),
+    }
+    const patterns = urlPatterns([tracker], [leaf('number', '3')], 'http://127.0.0.1:8080/')
+    expect(patterns.map((p) => p.template).slice(0, 2)).toEqual([
+      '/issues/{{number}}',
+      '/issues?set_filter=1&tracker_id={{number}}',
+    ])
   })
 
   test('shapes: digits, hex, codes and words are told apart', () => {
