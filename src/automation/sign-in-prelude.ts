@@ -63,8 +63,9 @@ export function missingSecrets(steps: Step[], input: Record<string, unknown>): s
   })
 }
 
+// The server puts the job's own method and path in place of `<METHOD> <path>` (the agent knows neither).
 const STORE =
-  'Store them for the job with `deskhook jobs secret set <METHOD> <path> <name>` (the method and path of the job’s route; the value is prompted for, or read from stdin)'
+  'Store them for the job with `deskhook jobs secret set <METHOD> <path> <name>` (the value is prompted for, or read from stdin)'
 
 /** The run cannot sign in: the job's credentials are not stored (or not sent with this run). */
 export function credentialsMissing(names: string[], step?: string): RunError {

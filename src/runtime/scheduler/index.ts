@@ -271,7 +271,7 @@ export class Scheduler implements Service {
     outcome.then(
       (o) =>
         this.#finish(row, () =>
-          completionFromOutcome(row, this.#scrub(row, o), listSteps(this.ctx, row.seq)),
+          completionFromOutcome(row, this.#scrub(row, this.#nameRoute(row, o)), listSteps(this.ctx, row.seq)),
         ),
       (err: Error) =>
         this.#finish(row, () =>
@@ -329,6 +329,14 @@ export class Scheduler implements Service {
   }
 
   /** What the agent reports, with the job's secret values masked before anything stores or logs it. */
+  /** The agent does not know the job's route: a remedy that needs it (`jobs secret set <METHOD> <path>`) gets it here. */
+  #nameRoute(row: ExecutionRow, outcome: RunOutcome): RunOutcome {
+    const job = outcome.error?.code === 'SIGN_IN_REQUIRED' ? getJob(this.ctx, row.jobId) : undefined
+    if (!job || !outcome.error) return outcome
+    const message = outcome.error.message.replaceAll('<METHOD> <path>', `${job.method} ${job.path}`)
+    return { ...outcome, error: { ...outcome.error, message } }
+  }
+
   #scrub<T>(row: ExecutionRow, value: T): T {
     const jobId = row.jobId
     const held = heldSecretInputs(this.ctx, row.id)
