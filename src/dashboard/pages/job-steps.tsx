@@ -59,6 +59,16 @@ function AutomationInWords({ a }: { a: Automation }) {
   return (
     <div>
       <p class="small muted">App: {appInWords(a.app)}</p>
+      {a.signIn && (
+        <div class="scenario-steps">
+          <h3>Sign-in</h3>
+          <p class="small muted">
+            Whenever the app shows its sign-in form ({conditionInWords(a.signIn.when)}), before the steps or
+            during them, with the job’s secrets:
+          </p>
+          <StepList steps={a.signIn.steps} app={a.app} />
+        </div>
+      )}
       <StepList steps={a.steps} app={a.app} />
       <p class="small">{outputsLine(a.outputs, a.steps)}</p>
       {a.scenarios.map((s) => (

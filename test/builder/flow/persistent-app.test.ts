@@ -176,9 +176,9 @@ describe('an app that keeps its data, behind a sign-in', () => {
     if (count('Packing list') !== 1)
       throw new Error(`${count('Packing list')} notes\n${first.script.lines.join('\n')}`)
     const automation = first.result.automation
-    const signInSteps = automation.steps.filter((s) => s.name.startsWith('Sign in'))
-    expect(signInSteps.length).toBe(3)
-    expect(signInSteps.every((s) => s.onlyIf !== undefined)).toBe(true)
+    // The sign-in is the automation's guarded prelude, not part of its path.
+    expect(automation.signIn?.steps.map((s) => s.name.startsWith('Sign in'))).toEqual([true, true, true])
+    expect(automation.steps.some((s) => s.name.startsWith('Sign in'))).toBe(false)
     expect(JSON.stringify(automation)).not.toContain('s3cret-pw')
     expect(first.script.lines.join('\n')).not.toContain('s3cret-pw')
     expect(first.script.lines.some((l) => l.includes('nothing is submitted twice'))).toBe(true)
@@ -201,6 +201,7 @@ describe('an app that keeps its data, behind a sign-in', () => {
       throw new Error(`${second.result.code}: ${second.result.message}\n${second.script.lines.join('\n')}`)
     expect(count('Reading list')).toBe(1)
     expect(count('Packing list')).toBe(1)
+    expect(second.result.automation.signIn).toEqual(automation.signIn!)
     // Its values are those the automation already takes: the probe run was its one submit.
     expect(second.result.reverified).toEqual([])
     expect(second.script.lines.some((l) => l.includes('already ends in'))).toBe(true)
