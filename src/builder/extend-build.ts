@@ -118,6 +118,8 @@ export async function extendBuild(session: BuildSession, automation: Automation)
   const ctx: OutputContext = {
     ending,
     after: observed.after.root,
+    ...(observed.before.window.url ? { beforeUrl: observed.before.window.url } : {}),
+    ...(observed.after.window.url ? { afterUrl: observed.after.window.url } : {}),
     inputs,
     values: textValues(inputLeaves(sample.input, { prompt, expect: sample.expect })),
     reading,

@@ -59,6 +59,8 @@ export async function finishBuild(session: BuildSession, f: Finish): Promise<Bui
   const ctx: OutputContext = {
     ending,
     after: observed.after.root,
+    ...(observed.before.window.url ? { beforeUrl: observed.before.window.url } : {}),
+    ...(observed.after.window.url ? { afterUrl: observed.after.window.url } : {}),
     inputs,
     values: textValues(leaves),
     reading,

@@ -14,6 +14,7 @@ import { type Evidenced, evidencedValues } from './output-evidence.ts'
 import type { PromptReading } from './prompt.ts'
 import { designPlaceSelector, designTextSelector } from './selector-design.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
+import { urlRead } from './url-output.ts'
 import { compact, stems } from './words.ts'
 
 // Lists moved to collections.ts; their names stay importable from here.
@@ -22,6 +23,9 @@ export { findCollections, listExpected, rowsRead } from './collections.ts'
 export interface OutputContext {
   ending: Ending
   after: UiElement
+  /** The window's address before the submit and on the screen it led to, when it has one. */
+  beforeUrl?: string
+  afterUrl?: string
   /** The sample's text values (echoes of them are not outputs; in patterns they are wildcards). */
   inputs: string[]
   /** The same values with their template paths: a read inside the sample's own item finds it by them. */
@@ -46,13 +50,15 @@ const norm = (text: string) => collapse(text).toLowerCase()
 
 /** The builder's reads always point at an element (reads of the URL or rows are built elsewhere). */
 export type ReadStep = Extract<Step, { kind: 'read' }> & { target: Selector }
+/** A read of an element or of the page's address (`source: url`, no target). */
+export type ReadStepAny = Extract<Step, { kind: 'read' }>
 
 /** Read steps for the keys of `expect` the ending shows, and the keys it does not. */
 export function expectedReads(
   ctx: OutputContext,
   expect: Record<string, unknown>,
-): { steps: ReadStep[]; missing: string[] } {
-  const steps: ReadStep[] = []
+): { steps: ReadStepAny[]; missing: string[] } {
+  const steps: ReadStepAny[] = []
   const missing: string[] = []
   for (const [key, expected] of Object.entries(expect)) {
     const step = listExpected(expected)
@@ -102,15 +108,19 @@ export async function readsForExpect(
     )
   }
   for (const step of steps)
-    session.progress('outputs', `“${step.into}” is read from ${step.target.description}`, {
-      output: step.into,
-      extract: step.extract,
-    })
+    session.progress(
+      'outputs',
+      `“${step.into}” is read from ${step.target?.description ?? 'the page’s address'}`,
+      {
+        output: step.into,
+        extract: step.extract,
+      },
+    )
   return steps
 }
 
 /** The id-like token that appeared nearest to the key's words ("customerId" → C-1042 in "Customer C-1042 created"). */
-export function generatedRead(ctx: OutputContext, key: string): ReadStep | undefined {
+export function generatedRead(ctx: OutputContext, key: string): ReadStepAny | undefined {
   return findGenerated(ctx, key)?.step
 }
 
@@ -118,7 +128,7 @@ export function generatedRead(ctx: OutputContext, key: string): ReadStep | undef
 export function findGenerated(
   ctx: OutputContext,
   key: string,
-): { step: ReadStep; token: string; text: string } | undefined {
+): { step: ReadStepAny; token: string; text: string } | undefined {
   // An output named like an address ("address", "url", "link") is a whole URL the app showed
   // (Radicale shows a new collection's URL in a read-only box after “URL:”), read as it is.
   if (/(url|address|link|href)$/i.test(key)) {
@@ -150,7 +160,8 @@ export function findGenerated(
     ...(ctx.ending.messageElement ? { message: ctx.ending.messageElement } : {}),
   })
   const tokens = new Set(found.map((f) => compact(f.token)))
-  if (found.length === 0 || tokens.size > 1) return undefined
+  if (tokens.size > 1) return undefined
+  if (found.length === 0) return urlRead(ctx, key)
   return evidencedRead(ctx, key, found[0]!)
 }
 

@@ -18,12 +18,26 @@ const STOP_WORDS = new Set(
  */
 const SYNONYMS: Record<string, string[]> = {
   create: ['create', 'new', 'add', 'register', 'insert', 'make', 'write', 'compose'],
-  find: ['find', 'search', 'lookup', 'look', 'show', 'view', 'query', 'retrieve', 'fetch', 'display'],
+  find: [
+    'find',
+    'search',
+    'lookup',
+    'look',
+    'show',
+    'view',
+    'query',
+    'retrieve',
+    'fetch',
+    'display',
+    'list',
+    'browse',
+  ],
   // Changing a record's state is editing it: "Close the ticket", "Assign the case to …".
   edit: [
     'edit',
     'update',
     'change',
+    'set',
     'modify',
     'amend',
     'close',
