@@ -122,6 +122,8 @@ export function foreignSignInForm(
   const form = signInForm(root)
   if (!form) return undefined
   const steps = [...automation.steps, ...automation.scenarios.flatMap((s) => s.steps)]
+  // A job that uses its credentials in its own path (unguarded) signs in there itself.
+  if (secretNames(steps.filter((s) => !s.onlyIf)).length) return undefined
   const own = steps.some((step) => {
     if (!('target' in step) || !step.target || step.onlyIf) return false
     try {

@@ -248,6 +248,15 @@ describe('the sign-in prelude', () => {
     expect(result.error?.message).toContain('no sign-in steps')
   })
 
+  test('a job that uses its credentials in its own path keeps its own error on a sign-in form', async () => {
+    const own = job({
+      signIn: undefined,
+      steps: [path[0]!, { ...signIn.steps[0]!, timeoutMs: 0 }, ...path.slice(1)],
+    })
+    const result = await run(new SessionApp(), own, { id: 7, ...secrets })
+    expect(result.error?.code).toBe('ELEMENT_NOT_FOUND')
+  })
+
   test('an old job: guarded sign-in steps in its path still sign in, and without secrets say so', async () => {
     const guarded = signIn.steps.map((s) => ({ ...s, onlyIf: signIn.when }))
     const old = job({ signIn: undefined, steps: [path[0]!, ...guarded, ...path.slice(1)] })
