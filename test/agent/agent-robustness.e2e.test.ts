@@ -139,6 +139,14 @@ describe('navigate over the agent connection (the builder’s DesktopPort)', () 
     expect(String(outside)).toContain('NAVIGATION_BLOCKED')
     expect((await desktop.listWindows()).find((w) => w.id === window.id)?.url).toBe(`${base}/login`)
   })
+
+  test('clearSession reaches the agent’s own browser (the back-office flow shows its effect)', async () => {
+    const { desktopId } = await online()
+    const desktop = hubDesktop(s.hub, desktopId, 'robust')
+    const window = await desktop.launch({ url: `http://127.0.0.1:${app.port}/` })
+    expect(await desktop.clearSession!(window.id)).toBe(true)
+    expect((await desktop.snapshot(window.id)).window.id).toBe(window.id)
+  })
 })
 
 describe('the browser dies with the agent', () => {
