@@ -130,9 +130,20 @@ async function teachAndCall<A extends RunningApp>(
           `question the owner did not expect: ${question.kind} “${question.text}” [${question.options.map((o) => o.label).join(' | ')}]`,
         )
       }
+      let body: unknown = answer
+      if (typeof answer === 'object' && 'pointAt' in answer) {
+        // The owner points at the thing on the screen, as a click on the live preview would.
+        const screen = (await (await s.call(`/_builds/${buildId}/screen`)).json()) as {
+          elements?: { ref: string; role: string; name: string; value?: string }[]
+        }
+        const target = screen.elements?.find((e) => answer.pointAt(e))
+        if (!target) return fail(out, started, `the owner found nothing to point at for “${question.text}”`)
+        body = { point: { ref: target.ref } }
+        out.questions[out.questions.length - 1] = `${question.kind}+point`
+      }
       const answered = await s.call(`/_builds/${buildId}/answers`, {
         method: 'POST',
-        json: { questionId: question.id, answer },
+        json: { questionId: question.id, answer: body },
       })
       if (answered.status !== 200)
         return fail(out, started, `answer: HTTP ${answered.status} ${await answered.text()}`)

@@ -24,10 +24,19 @@ export interface GauntletJob<A extends RunningApp = RunningApp> {
   secrets?: Record<string, string>
   /** Teaching samples; `expect` where a user would give one. Test data they need is made by `before`. */
   samples: (app: A) => { input: Record<string, unknown>; expect?: Record<string, unknown> }[]
-  /** The app owner's answer to a question, or undefined for a question the owner would not expect. */
-  answer?: (question: Question) => string | string[] | undefined
+  /**
+   * The app owner's answer to a question, or undefined for a question the owner would not expect.
+   * `{pointAt}` points at the element it accepts on the build's screen (GET /_builds/<id>/screen),
+   * as the owner would click on the thing itself.
+   */
+  answer?: (question: Question) => string | string[] | PointAt | undefined
   /** Two live calls with new inputs, each with a check of the answer and of the app's real state. */
   live: (
     app: A,
   ) => { input: Record<string, unknown>; check: (result: Record<string, unknown>) => string | undefined }[]
+}
+
+/** An answer by pointing: the first element of the build's screen the test accepts. */
+export interface PointAt {
+  pointAt: (element: { role: string; name: string; value?: string }) => boolean
 }
