@@ -45,10 +45,18 @@ export async function performStep(session: BuildSession, step: Step, scope: Temp
           throw new BuildFailure('NO_SUBMIT', `Step “${step.name}” has no target to type into`)
         await session.act(step.target, { kind: 'keys', keys: step.keys }, scope)
         return
+      case 'navigate': {
+        // An address relative to the app is opened against the window's current one, as a run does.
+        const here = (await session.snapshot()).window.url
+        const url = String(resolveTemplate(step.url, scope))
+        await session.navigate(here ? new URL(url, here).href : url)
+        return
+      }
       default:
         throw new BuildFailure(
           'NO_SUBMIT',
-          `Step “${step.name}” (${step.kind}) cannot be replayed by the builder`,
+          `The way to the form includes “${step.name}” (a ${step.kind} step), which the builder cannot take while exploring. ` +
+            'Teach again and show the way once ("demonstrate": true), or point at the control that opens the form when asked.',
         )
     }
   } catch (error) {
