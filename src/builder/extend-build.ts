@@ -77,7 +77,7 @@ export async function extendBuild(session: BuildSession, automation: Automation)
       probe.status === 'failed'
         ? `it stopped${probe.error?.step ? ` at “${probe.error.step}”` : ''}: ${probe.error?.message ?? 'no reason given'}`
         : `it ended in “${probe.scenario}” but returned ${mismatch.join('; ')}`
-    const submitted = probe.steps.find((step) => step.flowName === plan.submit.name)?.status === 'SUCCESS'
+    const submitted = probe.steps.findLast((step) => step.flowName === plan.submit.name)?.status === 'SUCCESS'
     if (submitted && !session.request.resettable) {
       // The app has taken this sample already: its ending is on the screen now; never submit twice.
       session.windowId = (await appWindow(session, plan.app)).id
