@@ -1,7 +1,7 @@
 // Jobs a team would want from its TiddlyWiki, in the caller's words (a "note" with a title, text
 // and tags, not a "tiddler"), each checked in the .tid files the wiki's server stores.
-import type { Question } from '../../../src/protocol/questions.ts'
-import type { GauntletJob } from '../../gauntlet/types.ts'
+import { NONE_OF_THESE, type Question } from '../../../src/protocol/questions.ts'
+import type { GauntletJob, PointAt } from '../../gauntlet/types.ts'
 import type { Note, TiddlyWiki } from './app.ts'
 
 /** The value of the first option whose label matches the first pattern that matches any option. */
@@ -14,6 +14,18 @@ const option = (q: Question, ...labels: RegExp[]) => {
 }
 /** The caller's input a map_field question is about (“Where should the value of “title” …”). */
 const inputOf = (q: Question) => /value of “([^”]+)”/.exec(q.text)?.[1]
+
+/** The owner points at the first element on the screen of one of these roles named like this. */
+const pointAt = (roles: RegExp, name: RegExp): PointAt => ({
+  pointAt: (e) => roles.test(e.role) && name.test(e.name),
+})
+const FIELD = /^(textbox|searchbox|combobox|textarea)$/
+/** Where the owner puts each input in the wiki's editor. */
+const EDITOR: Record<string, RegExp> = {
+  title: /title/i,
+  text: /type the text|body|^text/i,
+  tags: /tag name|^tags?\b/i,
+}
 
 /** How long the browser may take to save a note to the server after the call answers. */
 const SAVE_GRACE_MS = 8_000
@@ -34,15 +46,16 @@ export const createNote: GauntletJob<TiddlyWiki> = {
     },
   ],
   // The wiki's owner knows its editor: a title box, the text area, the tag box and the ✓ (“ok”,
-  // “Confirm changes to this tiddler”) that saves.
+  // “Confirm changes to this tiddler”) that saves; what is not offered, they point at.
   answer: (q) => {
-    if (q.kind === 'choose_submit') return option(q, /confirm changes/i, /^(ok|done|save)\b/i)
-    if (q.kind === 'map_field') {
-      const input = inputOf(q)
-      if (input === 'title') return option(q, /title/i)
-      if (input === 'text') return option(q, /type the text|body|^text/i)
-      if (input === 'tags') return option(q, /tag name|^tags?\b/i)
-    }
+    const save = [/confirm changes/i, /^(ok|done|save)\b/i]
+    if (q.kind === 'choose_submit') return option(q, ...save) ?? NONE_OF_THESE
+    const input = inputOf(q)
+    const field = input ? EDITOR[input] : undefined
+    if (q.kind === 'map_field' && field) return option(q, field) ?? NONE_OF_THESE
+    if (q.kind === 'point' && field && /^point at the field/i.test(q.text)) return pointAt(FIELD, field)
+    if (q.kind === 'point' && /^point at the button/i.test(q.text))
+      return pointAt(/^(button|link)$/, save[0]!)
     return undefined
   },
   live: (wiki) =>
@@ -80,7 +93,13 @@ export const searchNotes: GauntletJob<TiddlyWiki> = {
     ])
     return [{ input: { query: 'invoice' }, expect: { titles: { $type: 'array' } } }]
   },
-  answer: (q) => (q.kind === 'choose_submit' ? option(q, /^search$/i, /search/i) : undefined),
+  // Matches show as you type; the owner points at the matches of the sample's word when asked.
+  answer: (q) => {
+    if (q.kind === 'choose_submit') return option(q, /^search$/i, /search/i)
+    if (q.kind === 'point' && /^point at the list/i.test(q.text))
+      return pointAt(/^(link|listitem|row|cell|button)$/, /^(invoice rules|supplier payments)$/i)
+    return undefined
+  },
   live: (wiki) => {
     wiki.putNotes([
       { title: 'Office move', text: 'Move the printer to floor 3 in June.', tags: ['office'] },

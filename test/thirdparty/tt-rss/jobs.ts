@@ -1,8 +1,8 @@
 // Jobs a reader would want from their Tiny Tiny RSS (behind its sign-in), in the caller's words:
 // subscribe to a feed by its URL into one of their categories; list the unread articles of a feed
 // by its name. Checked in tt-rss's database. The feeds are served by the local feed proxy.
-import type { Question } from '../../../src/protocol/questions.ts'
-import type { GauntletJob } from '../../gauntlet/types.ts'
+import { NONE_OF_THESE, type Question } from '../../../src/protocol/questions.ts'
+import type { GauntletJob, PointAt } from '../../gauntlet/types.ts'
 import { ADMIN, type Article, type TtRss } from './app.ts'
 
 const secrets = { username: ADMIN.username, password: ADMIN.password }
@@ -20,16 +20,34 @@ const inputOf = (q: Question) => /value of “([^”]+)”/.exec(q.text)?.[1]
 /** The caller's word a map_option question is about (“… has no option called “Local” …”). */
 const wordOf = (q: Question) => /option called “([^”]+)”/.exec(q.text)?.[1]
 
-/** What the owner answers about the sign-in screen (Login, Password, “Log in”). */
-function signInAnswer(q: Question): string | undefined {
-  if (q.kind === 'choose_submit') return option(q, /^log ?in$/i, /sign ?in/i)
-  if (q.kind === 'map_field') {
-    const input = inputOf(q)
-    if (input === 'username') return option(q, /^login/i, /user/i)
-    if (input === 'password') return option(q, /password/i)
-  }
+/** The owner points at the first element on the screen of one of these roles named like this. */
+const pointAt = (roles: RegExp, name: RegExp): PointAt => ({
+  pointAt: (e) => roles.test(e.role) && name.test(e.name),
+})
+const FIELD = /^(textbox|searchbox|combobox|listbox|textarea)$/
+const BUTTON = /^(button|link)$/
+
+/**
+ * What the owner answers about a form: which field takes an input and which button sends it, by
+ * the labels they know; what is not offered, they point at.
+ */
+function formAnswer(
+  q: Question,
+  fields: Record<string, RegExp>,
+  send: RegExp,
+): string | string[] | PointAt | undefined {
+  const input = inputOf(q)
+  const field = input ? fields[input] : undefined
+  if (q.kind === 'choose_submit') return option(q, send) ?? NONE_OF_THESE
+  if (q.kind === 'map_field' && field) return option(q, field) ?? NONE_OF_THESE
+  if (q.kind === 'point' && field && /^point at the field/i.test(q.text)) return pointAt(FIELD, field)
+  if (q.kind === 'point' && /^point at the button/i.test(q.text)) return pointAt(BUTTON, send)
   return undefined
 }
+
+/** What the owner answers about the sign-in screen (Login, Password, “Log in”). */
+const signInAnswer = (q: Question) =>
+  formAnswer(q, { username: /^login|user/i, password: /password/i }, /^log ?in$|sign ?in/i)
 
 /** A feed's articles, newest last, dated in the days before the bench runs. */
 function articles(site: string, items: [title: string, slug: string, summary: string][]): Article[] {
@@ -64,18 +82,21 @@ export const subscribe: GauntletJob<TtRss> = {
     return [{ input: { url: 'http://blog.rustyanchor.example/feed.xml', category: 'Local' } }]
   },
   answer: (q) => {
-    if (q.kind === 'choose_submit') return option(q, /^subscribe$/i, /subscribe/i) ?? signInAnswer(q)
-    if (q.kind === 'map_field') {
-      const input = inputOf(q)
-      if (input === 'url') return option(q, /url/i, /feed/i)
-      if (input === 'category') return option(q, /categor/i)
-      return signInAnswer(q)
-    }
+    // The sign-in form has “Log in”; the subscribe dialog has “Subscribe”.
+    if (q.kind === 'point' && /^point at the button/i.test(q.text))
+      return pointAt(BUTTON, /^(subscribe|log ?in)$/i)
+    if (q.kind === 'choose_submit')
+      return q.options.some((o) => /log ?in/i.test(o.label)) &&
+        !q.options.some((o) => /subscribe/i.test(o.label))
+        ? signInAnswer(q)
+        : formAnswer(q, {}, /subscribe/i)
+    if (['url', 'category'].includes(inputOf(q) ?? ''))
+      return formAnswer(q, { url: /url|feed/i, category: /categor/i }, /subscribe/i)
     if (q.kind === 'map_option') {
       const word = wordOf(q)?.toLowerCase()
       return q.options.find((o) => o.label.toLowerCase() === word)?.value
     }
-    return undefined
+    return signInAnswer(q)
   },
   live: (app) => {
     app.publishFeed(
@@ -145,6 +166,9 @@ export const unreadTitles: GauntletJob<TtRss> = {
       const word = wordOf(q)?.toLowerCase()
       return q.options.find((o) => o.label.toLowerCase() === word)?.value
     }
+    // Asked where the list is, the owner points at an unread headline of the sample's feed.
+    if (q.kind === 'point' && /^point at the list/i.test(q.text))
+      return pointAt(/./, /ferry timetable|bike lanes|fish market/i)
     return signInAnswer(q)
   },
   live: (app) => {
