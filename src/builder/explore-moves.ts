@@ -138,10 +138,13 @@ function rowSelectorIn(
     // The value as a whole word of the row ("21" is not in "KT-210"'s row).
     const whole = new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegex(value)}($|[^\\p{L}\\p{N}])`, 'u')
     if (value.length < 2 || !texts.some((t) => whole.test(t))) continue
+    // A control named by the value itself (the record's own link "PEN-RED", "Bug #3") is named
+    // by each call's own value, never the sample's.
+    const name = whole.test(element.name)
+      ? element.name.replace(new RegExp(escapeRegex(value), 'u'), `{{${leaf.path}}}`)
+      : element.name
     const selector: Selector = {
-      fingerprints: [
-        { by: 'inRow', rowText: `{{${leaf.path}}}`, role: element.role, name: element.name, match: 'exact' },
-      ],
+      fingerprints: [{ by: 'inRow', rowText: `{{${leaf.path}}}`, role: element.role, name, match: 'exact' }],
       description: `the “${element.name}” ${element.role} of the row showing “${value}”`,
     }
     const rendered = renderSelector(selector, nested(leaf.path, leaf.value))
@@ -150,6 +153,25 @@ function rowSelectorIn(
   }
   return undefined
 }
+
+/**
+ * A task that reads or changes a record the sample names: the link in that record's own row whose
+ * text shows the value ("PEN-RED" in the SKU column, "Bug #3") opens the record, whatever its words.
+ */
+export function ownRecordLink(
+  reading: PromptReading,
+  index: TreeIndex,
+  element: UiElement,
+  leaves: InputLeaf[],
+): { selector: Selector; value: string } | undefined {
+  if (element.role !== 'link' || (reading.verb !== FIND && reading.verb !== EDIT)) return undefined
+  const found = rowSelector(index, element, leaves)
+  return found && found.selector.fingerprints.some((f) => f.by === 'inRow' && f.name.includes('{{'))
+    ? found
+    : undefined
+}
+const FIND = actionOf('find')
+const EDIT = actionOf('edit')
 
 function nested(path: string, value: unknown): Record<string, unknown> {
   return path

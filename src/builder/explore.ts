@@ -6,13 +6,22 @@
 import type { AppSpec, Selector, Step } from '../protocol/automation.ts'
 import type { Snapshot, UiElement } from '../protocol/elements.ts'
 import { actionKey, type PeekedMenu, peekMenus, scopeOf } from './explore-menus.ts'
-import { aboutObject, indexOf, isSearchBox, moveScore, refusal, rowSelector } from './explore-moves.ts'
+import {
+  aboutObject,
+  indexOf,
+  isSearchBox,
+  moveScore,
+  ownRecordLink,
+  refusal,
+  rowSelector,
+} from './explore-moves.ts'
 import { screenFitness } from './field-scores.ts'
 import type { InputLeaf } from './input-leaves.ts'
 import { performStep } from './observe.ts'
 import type { PromptReading } from './prompt.ts'
 import { actionElements, readControls } from './screen.ts'
 import { designSelector } from './selector-design.ts'
+import { sendsOnlyElsewhere } from './submit.ts'
 import { BuildFailure, type BuildSession, unreachable } from './session.ts'
 import { replaySignIn, signIn } from './sign-in.ts'
 import { actionOf } from './words.ts'
@@ -211,7 +220,9 @@ export async function explore(
       // An action repeated in every row ("Edit", "Remove") acts on that row's record: only the
       // row showing the sample's own record is a way, wherever (on whichever page) it is.
       if (repeated.has(actionKey(element)) && !rowSelector(index, element, leaves)) continue
-      const score = moveScore(reading, element.name)
+      // The sample's record's own link ("PEN-RED" in its row) opens it for a lookup or a change.
+      const score =
+        moveScore(reading, element.name) || (ownRecordLink(reading, index, element, leaves) ? 1 : 0)
       if (score === 0) continue
       const why = refusal(index, element, app.url)
       const inRow = rowSelector(index, element, leaves)

@@ -7,6 +7,7 @@ import { isDecline } from '../protocol/questions.ts'
 import { assignFields, CONFIDENT, matchReason, realOptions, type Unsure } from './field-scores.ts'
 import { type FieldStep, type FieldUse, fieldSteps } from './field-steps.ts'
 import { type InputLeaf, shownValue } from './input-leaves.ts'
+import { isPromptOption } from './option-match.ts'
 import { askToPoint } from './pointing.ts'
 import { readControls, type ScreenControl } from './screen.ts'
 import type { BuildSession } from './session.ts'
@@ -56,6 +57,18 @@ export async function mapFields(
   // of the sample: "what if the email is missing"), so it is not asked again.
   for (const control of options.askRequired === false ? [] : controls) {
     if (!control.required || mapping.has(control)) continue
+    // A required field that already holds a value (the record's own, on the form that changes
+    // it; the app's default) is left as it stands: only an empty one needs a value from the job.
+    if (holdsValue(control)) {
+      session.progress(
+        'map',
+        `“${control.label}” is required and already holds a value; it is left as it is`,
+        {
+          field: control.label,
+        },
+      )
+      continue
+    }
     const unused = leaves.filter((l) => !fed.has(l))
     const choice = await askRequired(session, control, unused)
     if (!choice) continue
@@ -173,6 +186,14 @@ async function askRequired(
   if (value.startsWith('input:')) return { leaf: unused.find((l) => `input:${l.path}` === value) }
   if (value.startsWith('option:')) return { constant: value.slice('option:'.length) }
   return { constant: value }
+}
+
+/** A text box or drop-down showing a value of its own (not blank, not a "Select…" placeholder). */
+export function holdsValue(control: ScreenControl): boolean {
+  const value = (control.element.value ?? '').trim()
+  if (control.kind === 'text' || control.kind === 'date') return value !== ''
+  if (control.kind === 'select') return value !== '' && !isPromptOption(value, control.label)
+  return false
 }
 
 /** Whether `inner` is `outer` or inside it (a field's label text pointed at, for its box). */

@@ -114,7 +114,11 @@ async function teachAndCall<A extends RunningApp>(
           `build: not finished after ${BUILD_WAIT_MS / 1000} s (status ${last?.status})`,
         )
       }
-      if (build.status === 'succeeded') break
+      if (build.status === 'succeeded') {
+        // Kept in case its live calls go wrong: what the build decided, step by step.
+        out.trail = build.progress.slice(-TRAIL).map((p) => `[${p.stage}] ${p.message}`)
+        break
+      }
       if (build.status === 'failed') {
         out.trail = build.progress.slice(-TRAIL).map((p) => `[${p.stage}] ${p.message}`)
         return fail(out, started, `build: ${build.error?.code} ${build.error?.message}`)
@@ -175,6 +179,7 @@ async function teachAndCall<A extends RunningApp>(
     else out.liveCorrect++
   }
   if (problems.length) out.outcome = problems.join('; ')
+  else out.trail = []
   return out
 }
 
