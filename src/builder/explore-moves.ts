@@ -166,7 +166,7 @@ export function ownRecordLink(
 ): { selector: Selector; value: string } | undefined {
   if (element.role !== 'link' || (reading.verb !== FIND && reading.verb !== EDIT)) return undefined
   const found = rowSelector(index, element, leaves)
-  return found && found.selector.fingerprints.some((f) => f.by === 'inRow' && f.name.includes('{{'))
+  return found?.selector.fingerprints.some((f) => f.by === 'inRow' && f.name.includes('{{'))
     ? found
     : undefined
 }
