@@ -12,6 +12,7 @@ import type { Snapshot, UiElement } from '../protocol/elements.ts'
 import { isDecline } from '../protocol/questions.ts'
 import type { Recording } from '../protocol/recording.ts'
 import type { BuildRequest } from './contract.ts'
+import { generaliseSelector, ownRowSelector } from './demonstrated-selectors.ts'
 import { addressTemplate, booleanLeaf, readValue, secretTemplate } from './demonstrated-values.ts'
 import { tidyRecording } from './demonstration-tidy.ts'
 import { rowSelector } from './explore-moves.ts'
@@ -84,7 +85,14 @@ export function readDemonstration(recording: Recording, request: BuildRequest): 
   const path: Step[] = []
   const checks = sent.path.filter((a) => a.action.kind === 'check').length
   for (const act of sent.path) {
-    const made = stepFor(act, { request, values, leaves, onlyCheck: checks === 1, appUrl: start.window.url })
+    const made = stepFor(act, {
+      request,
+      values,
+      leaves,
+      onlyCheck: checks === 1,
+      appUrl: start.window.url,
+      notes,
+    })
     if (made.doubt) doubts.push({ ...made.doubt, step: path.length })
     if (made.note) notes.push(made.note)
     if (VALUE_KINDS.has(act.action.kind) && act.element) fields.push(act.element)
@@ -92,7 +100,7 @@ export function readDemonstration(recording: Recording, request: BuildRequest): 
   }
   const last = sent.chain.at(-1)!
   const sends = sent.chain.map((act) => {
-    const made = stepFor(act, { request, values, leaves, onlyCheck: false, appUrl: start.window.url })
+    const made = stepFor(act, { request, values, leaves, onlyCheck: false, appUrl: start.window.url, notes })
     if (made.note) notes.push(made.note)
     return made.step
   })
@@ -176,6 +184,8 @@ interface StepContext {
   leaves: InputLeaf[]
   onlyCheck: boolean
   appUrl: string | undefined
+  /** Where what the selectors say about the sample's values is told. */
+  notes: Note[]
 }
 
 function stepFor(act: Act, ctx: StepContext): { step: Step; note?: Note; doubt?: Omit<Doubt, 'step'> } {
@@ -282,8 +292,20 @@ function selectorFor(act: Act, label: string, ctx: StepContext): Selector {
   const index = indexTree(act.before.root)
   const inRow = isClick(act) && ancestors(index, element).some((a) => ROW_ROLES.has(a.role))
   const row = inRow ? rowSelector(index, element, ctx.leaves) : undefined
-  if (row) return row.selector
   const role = element.role
   const what = FIELD_ROLES.has(role) || TOGGLES.has(role) ? 'field' : role
-  return designSelector(act.before.root, element, `the “${label}” ${what}`)
+  const description = `the “${label}” ${what}`
+  const designed =
+    row?.selector ??
+    (inRow ? ownRowSelector(act.before.root, element, ctx.values, description) : undefined) ??
+    designSelector(act.before.root, element, description)
+  // The sample's record clicked by what it shows: each run clicks its own.
+  const general = generaliseSelector(designed, act.before.root, element, ctx.values)
+  if (general.paths.length)
+    ctx.notes.push({
+      stage: 'explore',
+      message: `“${general.literal ?? label}” shows the sample’s ${general.paths.join(' and ')}: each run picks the ${what} showing its own`,
+      data: { selector: general.selector.fingerprints },
+    })
+  return general.selector
 }
