@@ -5,6 +5,7 @@ import { startBuildLive } from './build-live.ts'
 import { startConfirm, startCopy } from './common.ts'
 import { startDemonstrate } from './demonstrate.ts'
 import { startJsonInput } from './json-input.ts'
+import { startPoint } from './point.ts'
 import { startPreview } from './preview.ts'
 import { startReplay } from './replay.ts'
 
@@ -13,6 +14,7 @@ startConfirm()
 startBuildLive()
 startPreview()
 startDemonstrate()
+startPoint()
 startReplay()
 startJsonInput()
 startApiDocs()

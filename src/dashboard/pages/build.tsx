@@ -8,6 +8,7 @@ import { AnswerBody } from '../../modules/builds/model.ts'
 import { answerQuestion, getBuild } from '../../modules/builds/service.ts'
 import type { SignedIn } from '../../modules/users/sessions.ts'
 import { workspaceName } from '../../modules/users/workspace.ts'
+import { pointOf } from '../../protocol/questions.ts'
 import type { AgentHub } from '../../runtime/agent-hub/index.ts'
 import { htmlResponse, redirect } from '../http.ts'
 import { Csrf, Layout } from '../ui/layout.tsx'
@@ -17,6 +18,7 @@ import { type BuildPageData, buildPageData, FINISHED } from './build-data.ts'
 import { type DemonstrateCard, DemonstrateQuestion, demonstrateCard } from './build-demonstrate.tsx'
 import { buildEventStream } from './build-events.ts'
 import { Outcome } from './build-outcome.tsx'
+import { buildScreenRoute, isPointable, PointForm, pointFromForm } from './build-point.tsx'
 import { buildRecordingRoutes } from './build-recordings.ts'
 
 /** A progress line's time: the seconds matter while a build runs (the full instant on hover). */
@@ -95,6 +97,14 @@ function QuestionForm(props: {
   )
 }
 
+/** An answer as the page says it: a recording, a spot pointed at, the options chosen, the text. */
+function answerWords(a: { kind: string; answer: string | string[] }): string {
+  if (a.kind === 'demonstrate') return 'shown in a recording'
+  const spot = pointOf(a.answer)
+  if (spot) return `pointed at ${spot.x}, ${spot.y} on the window`
+  return Array.isArray(a.answer) ? a.answer.join(', ') : a.answer
+}
+
 export function BuildPage(props: {
   signedIn: SignedIn
   workspace: string
@@ -166,6 +176,9 @@ export function BuildPage(props: {
                 signedIn={props.signedIn}
                 chosen={props.chosen ?? []}
               />
+              {isPointable(build.question) && (
+                <PointForm buildId={build.id} question={build.question} signedIn={props.signedIn} />
+              )}
             </section>
           )
         )}
@@ -202,14 +215,7 @@ export function BuildPage(props: {
           <ul class="answers">
             {build.answers.map((a) => (
               <li key={a.questionId}>
-                {a.questionText}{' '}
-                <strong>
-                  {a.kind === 'demonstrate'
-                    ? 'shown in a recording'
-                    : Array.isArray(a.answer)
-                      ? a.answer.join(', ')
-                      : a.answer}
-                </strong>{' '}
+                {a.questionText} <strong>{answerWords(a)}</strong>{' '}
                 <span class="small muted">
                   <Time at={a.answeredAt} />
                 </span>
@@ -236,9 +242,14 @@ function refusal(err: AppError): string {
 
 const REFUSALS = new Set(['NO_OPEN_QUESTION', 'QUESTION_MISMATCH', 'INVALID_ANSWER', 'INVALID_REQUEST'])
 
-/** The form's fields as the API's answer body: a list for a multiple-choice question, else one string. */
+/**
+ * The form's fields as the API's answer body: a list for a multiple-choice question, a spot for a
+ * click on the window's picture, else one string.
+ */
 function answerFromForm(form: Record<string, unknown>, open: BuildQuestion | null) {
   const questionId = typeof form.questionId === 'string' ? form.questionId : ''
+  const point = pointFromForm(form)
+  if (point) return { body: { questionId, answer: point }, values: [] }
   const raw = form.answer
   const values = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter(
     (v): v is string => typeof v === 'string',
@@ -312,6 +323,7 @@ export const buildPage = (ctx: AppContext, hub: AgentHub) => {
       }
       return redirect(`/_/builds/${encodeURIComponent(params.id)}?answered=1`)
     })
+    .use(buildScreenRoute(ctx, hub))
     .use(buildCancelRoute(ctx, (request, id, err) => page(request, id, { error: err.message }, err.status)))
     .use(
       buildRecordingRoutes(ctx, hub, (request, id, err) =>
