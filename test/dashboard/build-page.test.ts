@@ -101,7 +101,9 @@ describe('the build page', () => {
     expect(text).toContain(`action="/_/builds/${t.buildId}/answers"`)
     expect(text).toContain(`name="questionId" value="${q.id}"`)
     expect(text).toContain('<legend>Where should “ref” go?</legend>')
-    expect(text.match(/type="radio" name="answer"/g)?.length).toBe(2)
+    // The two options and "None of these", which every choice question offers.
+    expect(text.match(/type="radio" name="answer"/g)?.length).toBe(3)
+    expect(text).toContain('value="__none__"')
     expect(text).toContain('value="notes"')
     expect(text).toContain('Field notes')
     expect(text).not.toContain('type="checkbox"')
@@ -113,7 +115,7 @@ describe('the build page', () => {
     const t = await teach()
     ask(t.buildId, { kind: 'choose_outputs', multiple: true, options: options('id', 'total', 'status') })
     const text = await html(await admin.get(`/_/builds/${t.buildId}`))
-    expect(text.match(/type="checkbox" name="answer"/g)?.length).toBe(3)
+    expect(text.match(/type="checkbox" name="answer"/g)?.length).toBe(4)
     expect(text).not.toContain('type="radio"')
   })
 

@@ -333,7 +333,7 @@ describe('show me in the dashboard', () => {
       await p.keyboard.press('Enter')
       await eventually(async () => home() > homeBefore, 15_000)
       await watchPreview(p)
-      await p.getByRole('button', { name: 'Cancel' }).click()
+      await p.getByRole('button', { name: 'Cancel', exact: true }).click()
       await p.getByText('The recording was cancelled').waitFor()
       expect(await p.getByRole('button', { name: 'Start recording' }).count()).toBe(1)
       expect((await build()).status).toBe('waiting_for_answer')
