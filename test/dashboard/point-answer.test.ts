@@ -226,6 +226,26 @@ describe('pointing on the build page', () => {
     }
   }, 30_000)
 
+  test('a question that asks only to point says so; its one option says it is not there', async () => {
+    const { buildId, question } = await buildAsking('point-desk-3', {
+      kind: 'point',
+      text: 'Point at the value the job should return as “confirmation”',
+      options: [{ value: NONE_OF_THESE, label: 'It is not on this screen' }],
+    })
+    const page = await html(await member.get(`/_/builds/${buildId}`))
+    expect(page).toContain('<legend>Point at the value the job should return as “confirmation”</legend>')
+    expect(page).toContain('It is not on this screen')
+    expect(page).toContain('Click it on the picture of the window.')
+    expect(page).toContain(`src="/_/builds/${buildId}/screen.jpg?q=${question.id}"`)
+    const res = await member.post(`/_/builds/${buildId}/answers`, {
+      questionId: question.id,
+      pointX: '3',
+      pointY: '4',
+    })
+    expect(res.status).toBe(303)
+    expect(getBuild(server.ctx, buildId).answers).toMatchObject([{ answer: 'point:3,4' }])
+  })
+
   test('a question not about the screen shows no picture and takes no point', async () => {
     const { buildId, question } = await buildAsking('point-desk-nowhere', {
       kind: 'map_field',
