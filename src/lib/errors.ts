@@ -40,6 +40,8 @@ export const ErrorStatus = {
   PAYLOAD_TOO_LARGE: 413,
   IDEMPOTENCY_KEY_REUSED: 422,
   EMPTY_RECORDING: 422,
+  /** "Show me": remote input that cannot be done where it points (no focused field, no drop-down there, no such option). */
+  INPUT_NOT_TAKEN: 422,
   UNSUPPORTED_MEDIA_TYPE: 415,
   /** The API key spent its token bucket; with `Retry-After`. */
   RATE_LIMITED: 429,

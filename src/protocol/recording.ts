@@ -18,7 +18,7 @@ export const RecordedTarget = Type.Object({
   name: Type.String(),
   /**
    * Its centre at the moment of the event, in the same space as snapshot `bounds` and RemoteInput
-   * clicks (browser: viewport CSS px; native: window-relative screen px).
+   * clicks (browser: viewport device px, CSS px times the pixel ratio; native: window-relative screen px).
    */
   point: Type.Optional(Type.Object({ x: Type.Number(), y: Type.Number() })),
   automationId: Type.Optional(Type.String()),
@@ -101,22 +101,41 @@ export const RecordingStatus = Type.Object({
 export type RecordingStatus = Static<typeof RecordingStatus>
 
 /**
- * Input from a remote viewer (the dashboard's live preview while demonstrating): performed as a
- * person's would be, with real pointer and keyboard events at window coordinates, so the page
- * and the recorder see exactly what they would see at the PC.
+ * Input from a remote viewer (the dashboard's live preview, or `POST …/recordings/<r>/input`
+ * while demonstrating): performed as a person's would be, with real pointer and keyboard events,
+ * so the page and the recorder see exactly what they would see at the PC. Points (`x`, `y`) are
+ * in the pixels of the window's screenshot (`GET /_builds/<id>/screen`, the recording's
+ * screenshots), which are also the space of its element boxes.
  */
+const Point = { x: Type.Number({ minimum: 0 }), y: Type.Number({ minimum: 0 }) }
 export const RemoteInput = Type.Union([
+  Type.Object({ kind: Type.Literal('click'), ...Point }),
+  /**
+   * Text typed into the element that has focus (a click put it there); with a point, that spot is
+   * clicked first. Refused when nothing that takes text has focus: it would go nowhere.
+   */
   Type.Object({
-    kind: Type.Literal('click'),
-    x: Type.Number({ minimum: 0 }),
-    y: Type.Number({ minimum: 0 }),
+    kind: Type.Literal('type'),
+    text: Type.String({ minLength: 1, maxLength: 2000 }),
+    x: Type.Optional(Type.Number({ minimum: 0 })),
+    y: Type.Optional(Type.Number({ minimum: 0 })),
   }),
-  /** Text typed into whatever has focus. */
-  Type.Object({ kind: Type.Literal('type'), text: Type.String({ minLength: 1, maxLength: 2000 }) }),
-  /** A named key: Enter, Tab, Escape, Backspace, Delete, ArrowUp/Down/Left/Right, Home, End, PageUp/Down. */
+  /**
+   * A named key or a chord with modifiers: Enter, Tab, Escape, Backspace, Delete,
+   * ArrowUp/Down/Left/Right, Home, End, PageUp/Down, Space, F1–F12, one character; "Ctrl+A",
+   * "Shift+Tab", "Ctrl+Shift+End". It goes to the focused element, else the window.
+   */
   Type.Object({ kind: Type.Literal('key'), key: Type.String({ minLength: 1, maxLength: 40 }) }),
   Type.Object({ kind: Type.Literal('scroll'), x: Type.Number(), y: Type.Number(), deltaY: Type.Number() }),
+  /** Chooses `option` (its text as shown) in the drop-down or list at the point. */
+  Type.Object({
+    kind: Type.Literal('select'),
+    ...Point,
+    option: Type.String({ minLength: 1, maxLength: 500 }),
+  }),
+  /** Ticks (`checked: true`), clears (`false`) or toggles (no `checked`) the box or radio at the point. */
+  Type.Object({ kind: Type.Literal('check'), ...Point, checked: Type.Optional(Type.Boolean()) }),
 ])
 export type RemoteInput = Static<typeof RemoteInput>
 
-export { REMOTE_KEYS } from './remote-keys.ts'
+export { REMOTE_KEYS, remoteKeyProblem } from './remote-keys.ts'

@@ -23,6 +23,8 @@ const PAGE = `<!doctype html>
 <form onsubmit="return false">
   <p><label for="name">Name</label> <input id="name" autocomplete="off"></p>
   <p><label for="pw">Password</label> <input id="pw" type="password" autocomplete="off"></p>
+  <p><label for="plan">Plan</label> <select id="plan"><option>Solo</option><option>Team</option><option>Company</option></select></p>
+  <p><label><input type="checkbox" id="news"> Newsletter</label></p>
   <p><button type="button" id="save">Save</button></p>
 </form>
 <p role="status" id="out"></p>
@@ -120,7 +122,7 @@ async function start(buildId: string, key?: string) {
   const res = await post(`/_builds/${buildId}/recordings`, undefined, key)
   const body = await res.json()
   expect(res.status, JSON.stringify(body)).toBe(201)
-  return body as { recordingId: string; status: string; windowId: string }
+  return body as { recordingId: string; status: string; windowId: string; screenUrl: string }
 }
 
 function centre(root: UiElement, role: string, name: string) {
@@ -292,6 +294,66 @@ describe('a demonstration over the API', () => {
     expect((await s.call(path)).status).toBe(404)
   }, 120_000)
 
+  test('the window is shown before the first action; typing goes to the focused field; a drop-down, a box and a chord are set; input that cannot land is 422', async () => {
+    const shown = await askToBeShown('/show/remote-kinds')
+    const started = await start(shown.buildId)
+    expect(started.screenUrl).toBe(`/_builds/${shown.buildId}/screen`)
+    const path = `/_builds/${shown.buildId}/recordings/${started.recordingId}`
+    expect((await get(path)).screenUrl).toBe(started.screenUrl)
+
+    // What a caller sees before acting: the window's picture and every element with its box.
+    const screen = (await get(started.screenUrl)) as {
+      image: string
+      elements: {
+        role: string
+        name: string
+        bounds: { x: number; y: number; width: number; height: number }
+      }[]
+    }
+    expect([...Buffer.from(screen.image, 'base64').subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff])
+    const at = (role: string, name: string) => {
+      const b = screen.elements.find((e) => e.role === role && e.name === name)?.bounds
+      if (!b) throw new Error(`no ${role} "${name}" on the screen`)
+      return { x: b.x + b.width / 2, y: b.y + b.height / 2 }
+    }
+    const input = async (body: unknown) => {
+      const res = await post(`${path}/input`, body)
+      expect(res.status, await res.text()).toBe(204)
+    }
+    const refused = async (body: unknown) => {
+      const res = await post(`${path}/input`, body)
+      expect(res.status).toBe(422)
+      const { error } = await res.json()
+      expect(error.code).toBe('INPUT_NOT_TAKEN')
+      return error.message as string
+    }
+    await input({ kind: 'click', ...at('heading', 'New account') })
+    expect(await refused({ kind: 'type', text: 'Ada' })).toContain('Nothing that takes text has focus')
+    await input({ kind: 'type', text: 'Ada', ...at('textbox', 'Name') })
+    await input({ kind: 'key', key: 'Ctrl+A' })
+    await input({ kind: 'type', text: 'Grace Hopper' })
+    await input({ kind: 'select', ...at('combobox', 'Plan'), option: 'Team' })
+    expect(await refused({ kind: 'select', ...at('combobox', 'Plan'), option: 'Enterprise' })).toContain(
+      'has no option “Enterprise”; it has “Solo”, “Team”, “Company”',
+    )
+    await input({ kind: 'check', ...at('checkbox', 'Newsletter'), checked: true })
+    expect(await refused({ kind: 'check', ...at('button', 'Save') })).toContain('No check box')
+
+    const stopped = await post(`${path}/stop`)
+    expect(stopped.status).toBe(200)
+    const recording = await stopped.json()
+    expect(recording.screenUrl).toBeNull()
+    const did = (
+      recording.actions as { kind: string; target: { name: string } | null; value?: string; key?: string }[]
+    ).map((a) => [a.kind, a.target?.name ?? '', a.value ?? a.key ?? ''])
+    expect(did.filter(([kind]) => kind === 'input').at(-1)).toEqual(['input', 'Name', 'Grace Hopper'])
+    expect(did).toContainEqual(['select', 'Plan', 'Team'])
+    expect(did).toContainEqual(['check', 'Newsletter', 'true'])
+    // Ctrl+A selected what the field held (Grace replaced it); nothing typed while nothing had
+    // focus reached the page.
+    expect(did.filter(([kind]) => kind === 'input').every(([, name]) => name === 'Name')).toBe(true)
+  }, 120_000)
+
   test('someone else cannot type, stop or start while a key holds the desktop: 409 "being demonstrated by …"', async () => {
     const shown = await askToBeShown('/show/held')
     const started = await start(shown.buildId)
@@ -345,7 +407,11 @@ describe('a demonstration over the API', () => {
       [{ kind: 'type', text: '' }, 400, 'input.text: must not be empty'],
       [{ kind: 'type', text: 'x'.repeat(2001) }, 400, 'input.text: must be at most 2000 characters'],
       [{ kind: 'key', key: 'F13' }, 400, 'must be one of Enter, Tab'],
-      [{ kind: 'dance' }, 400, 'input.kind: must be one of click, type, key, scroll'],
+      [{ kind: 'dance' }, 400, 'input.kind: must be one of click, type, key, scroll, select, check'],
+      [{ kind: 'key', key: 'Hyper+A' }, 400, '"Hyper" is no modifier'],
+      [{ kind: 'type', text: 'x', x: 10 }, 400, 'give both'],
+      [{ kind: 'select', x: 10, y: 10 }, 400, 'input.option: is required'],
+      [{ kind: 'check', x: 10, y: -1 }, 400, 'input.y: must be 0 or more'],
       [[1, 2], 400, ''],
     ]
     for (const [body, status, message] of cases) {

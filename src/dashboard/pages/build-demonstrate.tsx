@@ -71,6 +71,7 @@ export async function currentRecording(
       actionCount: 0,
       recent: [],
       error: null,
+      screenUrl: `/_builds/${active.buildId}/screen`,
     }),
     mine,
   }

@@ -17,7 +17,15 @@ export const recordingSchemas = {
   RecordingStarted: {
     type: 'object',
     required: ['recordingId', 'status', 'windowId'],
-    properties: { recordingId: { type: 'string' }, status: STATUS, windowId: { type: 'string' } },
+    properties: {
+      recordingId: { type: 'string' },
+      status: STATUS,
+      windowId: { type: 'string' },
+      screenUrl: {
+        type: 'string',
+        description: 'GET it for the window now (a screenshot and its elements’ boxes): where to click first',
+      },
+    },
   },
   RecordedAction: {
     type: 'object',
@@ -85,10 +93,16 @@ export const recordingSchemas = {
         description: 'While recording: the last few actions in words',
       },
       error: { type: ['string', 'null'] },
+      screenUrl: {
+        type: ['string', 'null'],
+        description:
+          'While recording: GET it for the window as it is now (a screenshot and every element with its box), to see where to click',
+      },
     },
   },
   RemoteInput: {
-    description: "Input performed on the desktop as a person's would be (window coordinates)",
+    description:
+      "Input performed on the desktop as a person's would be. x and y are pixels of the window's screenshot (GET /_builds/{id}/screen), the space of its element boxes",
     oneOf: [
       {
         type: 'object',
@@ -102,14 +116,24 @@ export const recordingSchemas = {
       {
         type: 'object',
         required: ['kind', 'text'],
-        properties: { kind: { const: 'type' }, text: { type: 'string', minLength: 1, maxLength: 2000 } },
+        description: 'Typed into the focused element; with x and y, that spot is clicked first',
+        properties: {
+          kind: { const: 'type' },
+          text: { type: 'string', minLength: 1, maxLength: 2000 },
+          x: { type: 'number', minimum: 0 },
+          y: { type: 'number', minimum: 0 },
+        },
       },
       {
         type: 'object',
         required: ['kind', 'key'],
         properties: {
           kind: { const: 'key' },
-          key: { type: 'string', examples: ['Enter', 'Tab', 'Escape', 'Backspace', 'ArrowDown'] },
+          key: {
+            type: 'string',
+            description: 'A named key, F1–F12 or one character, after any modifiers (Ctrl, Shift, Alt, Meta)',
+            examples: ['Enter', 'Tab', 'Escape', 'ArrowDown', 'Ctrl+A', 'Shift+Tab'],
+          },
         },
       },
       {
@@ -120,6 +144,29 @@ export const recordingSchemas = {
           x: { type: 'number' },
           y: { type: 'number' },
           deltaY: { type: 'number' },
+        },
+      },
+      {
+        type: 'object',
+        required: ['kind', 'x', 'y', 'option'],
+        description: 'Chooses the option (its text as shown) in the drop-down at the point',
+        properties: {
+          kind: { const: 'select' },
+          x: { type: 'number', minimum: 0 },
+          y: { type: 'number', minimum: 0 },
+          option: { type: 'string', minLength: 1, maxLength: 500 },
+        },
+      },
+      {
+        type: 'object',
+        required: ['kind', 'x', 'y'],
+        description:
+          'Ticks (checked: true), clears (false) or toggles the check box, radio or switch at the point',
+        properties: {
+          kind: { const: 'check' },
+          x: { type: 'number', minimum: 0 },
+          y: { type: 'number', minimum: 0 },
+          checked: { type: 'boolean' },
         },
       },
     ],
@@ -201,7 +248,8 @@ export const recordingPaths = {
   '/_builds/{id}/recordings/{rid}/input': {
     post: {
       operationId: 'sendRecordingInput',
-      summary: 'Performs a click, typing, a key or a scroll on the desktop while recording',
+      summary:
+        'Performs a click, typing, a key or chord, a scroll, a drop-down choice or a tick on the desktop while recording',
       parameters: ids,
       requestBody: { required: true, content: { 'application/json': { schema: ref('RemoteInput') } } },
       responses: {
@@ -209,6 +257,9 @@ export const recordingPaths = {
         400: error('Not a valid input'),
         ...common,
         409: heldBy,
+        422: error(
+          'INPUT_NOT_TAKEN: nothing that takes text has focus, no drop-down or box at the point, or no such option',
+        ),
         503: error('The desktop is not connected or could not perform it'),
       },
     },

@@ -17,6 +17,7 @@ import {
   startRecording,
   stopRecording,
 } from './service.ts'
+import { screenPath } from './view.ts'
 
 /** RemoteInput is small: a click, a key, or at most 2,000 characters of text. */
 const INPUT_BODY_LIMIT = 16 * 1024
@@ -43,7 +44,12 @@ export const recordingsRoutes = (ctx: AppContext, hub: AgentHub) => {
         async ({ params, request, set }): Promise<RecordingStarted> => {
           const r = await startRecording(ctx, hub, params.id, actor(request), requestActor(ctx, request))
           set.status = 201
-          return { recordingId: r.id, status: r.status, windowId: r.windowId }
+          return {
+            recordingId: r.id,
+            status: r.status,
+            windowId: r.windowId,
+            screenUrl: screenPath(params.id),
+          }
         },
         { parse: 'none' },
       )

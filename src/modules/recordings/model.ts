@@ -45,6 +45,11 @@ export interface RecordingView {
   /** While recording, the last few actions in words ("Clicked the “Save” button"); else empty. */
   recent: string[]
   error: string | null
+  /**
+   * While recording: the window as it is now, a screenshot with every element's box
+   * (`GET /_builds/<id>/screen`), to see where to click before the first action and after each.
+   */
+  screenUrl: string | null
 }
 
 /** Answer of `POST /_builds/:id/recordings`. */
@@ -52,4 +57,6 @@ export interface RecordingStarted {
   recordingId: string
   status: RecordingState
   windowId: string
+  /** The window now, to see where to click: `GET /_builds/<id>/screen` (picture and element boxes). */
+  screenUrl: string
 }

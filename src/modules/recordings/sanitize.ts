@@ -2,7 +2,7 @@ import type { StoredAction } from '../../db/schema/index.ts'
 import { AppError } from '../../lib/errors.ts'
 import { schemaProblems } from '../../lib/validation.ts'
 import type { Snapshot, UiElement } from '../../protocol/elements.ts'
-import { REMOTE_KEYS, type Recording, RemoteInput } from '../../protocol/recording.ts'
+import { type Recording, RemoteInput, remoteKeyProblem } from '../../protocol/recording.ts'
 
 // What crosses into deskhook during "show me" is checked here: remote input before it reaches a
 // desktop, and a recording before it reaches the store (no screenshot bytes, no secret values).
@@ -18,7 +18,7 @@ export function checkInput(input: unknown): RemoteInput {
   // A point left of or above the window: say so (the generic message would only name the type).
   for (const axis of ['x', 'y'] as const) {
     const v = (input as Record<string, unknown>)[axis]
-    if (kind === 'click' && typeof v === 'number' && v < 0)
+    if (kind !== 'scroll' && typeof v === 'number' && v < 0)
       throw new AppError('INVALID_REQUEST', `input.${axis}: must be 0 or more (window coordinates)`, {
         field: axis,
       })
@@ -26,10 +26,16 @@ export function checkInput(input: unknown): RemoteInput {
   const problems = schemaProblems(variant, input, 'input')
   if (problems.length) throw new AppError('INVALID_REQUEST', problems.join('; '), { problems })
   const checked = input as RemoteInput
-  if (checked.kind === 'key' && !(REMOTE_KEYS as readonly string[]).includes(checked.key))
-    throw new AppError('INVALID_REQUEST', `input.key: must be one of ${REMOTE_KEYS.join(', ')}`, {
-      field: 'key',
-    })
+  const keyProblem = checked.kind === 'key' ? remoteKeyProblem(checked.key) : undefined
+  if (keyProblem) throw new AppError('INVALID_REQUEST', `input.key: ${keyProblem}`, { field: 'key' })
+  if (checked.kind === 'type' && (checked.x === undefined) !== (checked.y === undefined))
+    throw new AppError(
+      'INVALID_REQUEST',
+      'input.x, input.y: give both (the spot to click first) or neither',
+      {
+        field: checked.x === undefined ? 'x' : 'y',
+      },
+    )
   return checked
 }
 

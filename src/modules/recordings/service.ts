@@ -313,7 +313,18 @@ export async function sendInput(
   requireActive(row, by, 'input')
   // The kind only: typed text may be a password.
   ctx.log.debug({ recordingId, kind: checked.kind }, 'remote input')
-  await hub.rpc(row.desktopId, 'input', [row.windowId, checked], CALL_TIMEOUT_MS)
+  try {
+    await hub.rpc(row.desktopId, 'input', [row.windowId, checked], CALL_TIMEOUT_MS)
+  } catch (err) {
+    // The desktop says why the input cannot be done there (nothing focused, no drop-down): the
+    // person's to fix, not the desktop's failure.
+    const code = isDriverError(err)
+      ? ((err as AppError).details!.driverError as { code?: string })?.code
+      : undefined
+    if (code !== 'UNSUPPORTED_ACTION' && code !== 'BLOCKED_BY_DIALOG') throw err
+    const message = (err as Error).message.replace(/^input failed on the desktop: [A-Z_]+: /, '')
+    throw new AppError('INPUT_NOT_TAKEN', message, { kind: checked.kind })
+  }
 }
 
 /** The stored recording (no agent call). */

@@ -2,6 +2,9 @@ import type { RecordingStatus } from '../../protocol/recording.ts'
 import type { RecordingActionView, RecordingView } from './model.ts'
 import type { RecordingRow } from './repo.ts'
 
+/** The build's window with its elements' boxes (src/modules/screen). */
+export const screenPath = (buildId: string) => `/_builds/${buildId}/screen`
+
 export const recordingPath = (buildId: string, recordingId: string) =>
   `/_builds/${buildId}/recordings/${recordingId}`
 
@@ -35,5 +38,6 @@ export function toView(row: RecordingRow, live?: RecordingStatus): RecordingView
     actionCount: live ? live.actions : actions.length,
     recent: live ? live.recent : [],
     error: row.error,
+    screenUrl: row.status === 'recording' ? screenPath(row.buildId) : null,
   }
 }

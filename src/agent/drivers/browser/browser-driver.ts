@@ -18,7 +18,8 @@ import {
 import { partOf, snapshotPage } from './page-snapshot.ts'
 import type { PageTarget } from './page-target.ts'
 import { passwordFieldBounds } from './password-fields.ts'
-import { performRemoteInput, watchPageInput } from './recording.ts'
+import { watchPageInput } from './recording.ts'
+import { performRemoteInput } from './remote-input.ts'
 import { originOf, TabRegistry } from './tab-registry.ts'
 import { settle } from './waiting.ts'
 

@@ -141,7 +141,7 @@ export function installRecorder(binding: string, roleMap: Record<string, string>
     return norm(el.getAttribute('title')) || norm(el.getAttribute('placeholder'))
   }
   /**
-   * Centre of the element in the top viewport's CSS pixels (same-origin frames add their offset);
+   * Centre of the element in the top viewport's device pixels (same-origin frames add their offset);
    * none for an element without a box or inside a cross-origin frame.
    */
   const pointOf = (el: Element) => {
@@ -159,7 +159,9 @@ export function installRecorder(binding: string, roleMap: Record<string, string>
     } catch {
       return undefined
     }
-    return { x: Math.round(x), y: Math.round(y) }
+    // Snapshot bounds and screenshots count device pixels: so does the point.
+    const scale = window.devicePixelRatio || 1
+    return { x: Math.round(x * scale), y: Math.round(y * scale) }
   }
   const describe = (el: Element): NonNullable<PageInputEvent['target']> => {
     const target: NonNullable<PageInputEvent['target']> = { role: roleOf(el), name: nameOf(el) }

@@ -1,21 +1,14 @@
-// "Show me" in a tab: what a person does there, reported as InputEvents (Driver.watchInput), and
-// input from a remote viewer performed as real pointer and keyboard input (Driver.input).
+// "Show me" in a tab: what a person does there, reported as InputEvents (Driver.watchInput).
+// Input from a remote viewer is performed by remote-input.ts.
 //
 // The page half (recorder-script.ts) reports each event with its element kept in the page; here
 // the element is looked up in the accessibility tree, so the target's role and name are the ones
 // a snapshot gives it. When the element is gone (the click navigated away), the page's own guess
 // stands. Events are handed on in the order they happened, navigations included.
-import { DriverError } from '../../../protocol/driver.ts'
 import { UI_ROLES, type UiRole } from '../../../protocol/elements.ts'
-import {
-  type InputEvent,
-  REMOTE_KEYS,
-  type RecordedTarget,
-  type RemoteInput,
-} from '../../../protocol/recording.ts'
+import type { InputEvent, RecordedTarget } from '../../../protocol/recording.ts'
 import { ROLE_MAP } from './ax-roles.ts'
 import { collapse } from './ax-tree.ts'
-import { pressKeys } from './keyboard.ts'
 import type { PageTarget } from './page-target.ts'
 import { installRecorder, type PageInputEvent } from './recorder-script.ts'
 
@@ -211,58 +204,5 @@ async function accessibleRoleAndName(
     return role ? { role, name: collapse(String(ax?.name?.value ?? '')) } : undefined
   } finally {
     page.session.send('Runtime.releaseObject', { objectId }).catch(() => {})
-  }
-}
-
-/**
- * Input from a remote viewer, as a person's: mouse events at viewport CSS pixels (the space of a
- * snapshot's bounds and of a recorded target's point), typed text, named keys, wheel scrolls.
- */
-export async function performRemoteInput(page: PageTarget, input: RemoteInput): Promise<void> {
-  if (input.kind === 'key' && !(REMOTE_KEYS as readonly string[]).includes(input.key))
-    throw new DriverError(
-      'UNSUPPORTED_ACTION',
-      `Unknown key "${input.key}": the keys are ${REMOTE_KEYS.join(', ')} (type text instead)`,
-    )
-  if (page.dialog)
-    throw new DriverError('BLOCKED_BY_DIALOG', `A ${page.dialog.type} dialog is open: act on it first`)
-  try {
-    switch (input.kind) {
-      case 'click': {
-        const point = { x: input.x, y: input.y }
-        await page.call('Input.dispatchMouseEvent', { type: 'mouseMoved', ...point })
-        await page.call('Input.dispatchMouseEvent', {
-          type: 'mousePressed',
-          ...point,
-          button: 'left',
-          clickCount: 1,
-        })
-        await page.call('Input.dispatchMouseEvent', {
-          type: 'mouseReleased',
-          ...point,
-          button: 'left',
-          clickCount: 1,
-        })
-        return
-      }
-      case 'type':
-        await page.call('Input.insertText', { text: input.text })
-        return
-      case 'key':
-        await pressKeys(page, input.key)
-        return
-      case 'scroll':
-        await page.call('Input.dispatchMouseEvent', {
-          type: 'mouseWheel',
-          x: input.x,
-          y: input.y,
-          deltaX: 0,
-          deltaY: input.deltaY,
-        })
-        return
-    }
-  } catch (error) {
-    // Input that opened a native dialog froze the page mid-way: the dialog is its outcome.
-    if (!(error instanceof DriverError && error.code === 'BLOCKED_BY_DIALOG' && page.dialog)) throw error
   }
 }

@@ -258,11 +258,20 @@ export class NativeDriver implements Driver {
     if (input.kind === 'key' && !(REMOTE_KEYS as readonly string[]).includes(input.key))
       throw new DriverError(
         'UNSUPPORTED_ACTION',
-        `Unknown key "${input.key}"; the keys are ${REMOTE_KEYS.join(', ')}`,
+        `Unknown key "${input.key}"; the keys are ${REMOTE_KEYS.join(', ')} (chords are the browser's only)`,
       )
+    // The desktop host takes clicks, text, named keys and wheel turns: a person sets the rest by
+    // clicking (the drop-down, then its option; the box).
+    if (input.kind === 'select' || input.kind === 'check')
+      throw new DriverError(
+        'UNSUPPORTED_ACTION',
+        `A desktop app takes no remote ${input.kind}: click the ${input.kind === 'select' ? 'drop-down, then its option' : 'box'} instead`,
+      )
+    if (input.kind === 'type' && input.x !== undefined && input.y !== undefined)
+      await this.input(windowId, { kind: 'click', x: input.x, y: input.y })
     await this.options.host.call(
       'input',
-      { windowId, input },
+      { windowId, input: input.kind === 'type' ? { kind: 'type', text: input.text } : input },
       { timeoutMs: (this.options.callTimeoutMs ?? 15_000) + WAIT_MARGIN_MS },
     )
   }
