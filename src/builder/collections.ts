@@ -16,6 +16,7 @@ import {
 import { collapse, foldWord } from '../automation/text-match.ts'
 import type { CardRun, RowPart, Selector, Step } from '../protocol/automation.ts'
 import type { UiElement, UiRole } from '../protocol/elements.ts'
+import { filtersBy } from './filter-route.ts'
 import type { OutputContext } from './outputs.ts'
 import { designPlaceSelector } from './selector-design.ts'
 import { camelKey, stems } from './words.ts'
@@ -118,7 +119,10 @@ export function findCollections(ctx: OutputContext, key: string, example?: reado
       evidence.push(`${newRows} of its ${c.items.length} rows appeared after the submit`)
       score += 1
     }
-    if (texts.some((t) => values.some((v) => t.includes(v)))) {
+    // A link that filters by the sample's value ("Back room" → `?location=Back+room`) offers the
+    // value as a choice; it is no row showing it.
+    const shown = c.items.map((item, i) => withoutFilters(texts[i]!, item, ctx))
+    if (shown.some((t) => values.some((v) => t.includes(v)))) {
       evidence.push('its rows show the sample’s values')
       score += 4
     }
@@ -126,6 +130,21 @@ export function findCollections(ctx: OutputContext, key: string, example?: reado
     if (named) {
       evidence.push(`its heading “${heading || c.element.name}” names “${key}”`)
       score += 2
+    }
+    // A table's column named like the key ("Title" for `titles`) is the list the key asks for.
+    const column = example?.length
+      ? undefined
+      : c.headers.find(
+          (h) => h !== '' && stems(h).some((w) => keyStems.some((k) => k.startsWith(w) || w.startsWith(k))),
+        )
+    const plucked =
+      column && mapping.columns
+        ? Object.keys(mapping.columns).find((k) => mapping.columns![k] === column)
+        : undefined
+    if (plucked) {
+      evidence.push(`its column “${column}” names “${key}”`)
+      score += 2
+      mapping.pluck = plucked
     }
     // A search that narrows a list shows nothing new: its rows must then show what was asked.
     if (score === 0) continue
@@ -220,6 +239,18 @@ function cardRun(element: UiElement): CardRun | undefined {
     if (same && items[0]!.length >= 2 && titled(shape(items[0]!))) return run
   }
   return undefined
+}
+
+/** An item's text without the links in it that filter by one of the sample's values. */
+function withoutFilters(text: string, item: UiElement[], ctx: OutputContext): string {
+  let out = text
+  for (const e of item.flatMap((i) => indexTree(i).all))
+    if (
+      e.role === 'link' &&
+      ctx.values?.some((v) => filtersBy(e, v.path.split('.').at(-1)!, v.value, ctx.afterUrl))
+    )
+      out = out.replace(norm(e.name), '')
+  return out
 }
 
 function inChrome(index: ReturnType<typeof indexTree>, element: UiElement): boolean {

@@ -17,13 +17,14 @@ import {
 } from './explore-moves.ts'
 import { screenFitness } from './field-scores.ts'
 import type { InputLeaf } from './input-leaves.ts'
+import { listFitness, listsWithoutValues } from './list-screen.ts'
 import { performStep } from './observe.ts'
 import type { PromptReading } from './prompt.ts'
 import { actionElements, readControls } from './screen.ts'
 import { designSelector } from './selector-design.ts'
-import { sendsOnlyElsewhere } from './submit.ts'
 import { BuildFailure, type BuildSession, unreachable } from './session.ts'
 import { replaySignIn, signIn } from './sign-in.ts'
+import { sendsOnlyElsewhere } from './submit.ts'
 import { actionOf } from './words.ts'
 
 /** A screen this good takes the sample as it is. */
@@ -69,6 +70,8 @@ export interface Explored {
   prelude: Step[]
   /** A task with nothing to fill whose action sits in its record's row ("Remove"): its step. */
   rowAction?: { step: Step; label: string }
+  /** A list task with no values: the last move to its list, the job's one action (nothing is sent). */
+  readStep?: { step: Step; label: string }
 }
 
 /** No screen takes the sample; the screens seen on the way may still show addresses of records. */
@@ -109,7 +112,11 @@ export async function explore(
   const fitness = (s: Snapshot) => {
     const fit = screenFitness(
       leaves,
-      readControls(s.root).filter((c) => searching || !isSearchBox(c.element)),
+      // A form whose sends all do something else (a quick-draft box's "Save Draft" for a lookup,
+      // or for a task that publishes) is not the task's form, however well its fields fit.
+      readControls(s.root).filter(
+        (c) => (searching || !isSearchBox(c.element)) && !sendsOnlyElsewhere(s.root, c.element, reading),
+      ),
     )
     // A lookup's value fits any search box; the search of the screen about the task's object
     // ("Select: products") is the one to use, so a site-wide search elsewhere is no reason to stop.
@@ -117,15 +124,27 @@ export async function explore(
       ? Math.min(fit, QUERY_ELSEWHERE)
       : fit
   }
-  let best = { path: [] as Move[], snapshot: home, fitness: fitness(home) }
-  session.progress(
-    'explore',
-    describe(`The first screen (“${home.window.title}”)`, best.fitness, leaves.length),
-    {
-      fitness: round(best.fitness),
-    },
-  )
-  if (best.fitness >= GOOD)
+  // A list task with no values reads rows named by the task's words: only a screen named by all
+  // of them ends the search ("Posts" → "Published" for the published posts), nothing is filled.
+  const listing = listsWithoutValues(reading, leaves.length, FIND)
+  const good = listing ? 1 : GOOD
+  const fitAfter = (s: Snapshot, path: Move[]) =>
+    listing
+      ? listFitness(
+          s,
+          path.map((m) => m.label),
+          reading,
+        )
+      : fitness(s)
+  const tell = (what: string, fit: number) =>
+    listing
+      ? `${what} ${fit > 0 ? `shows rows named by ${Math.round(fit * 100)}% of the task’s words` : 'shows no rows named by the task’s words'}`
+      : describe(what, fit, leaves.length)
+  let best = { path: [] as Move[], snapshot: home, fitness: fitAfter(home, []) }
+  session.progress('explore', tell(`The first screen (“${home.window.title}”)`, best.fitness), {
+    fitness: round(best.fitness),
+  })
+  if (best.fitness >= good)
     return { navigation: [...prelude, ...start], snapshot: home, fitness: best.fitness, seen, prelude }
 
   const queue: Candidate[] = []
@@ -292,15 +311,18 @@ export async function explore(
     }
     seen.push(snapshot)
     current = path
-    const fit = fitness(snapshot)
+    // A lookup's value typed in after going through its own record's row (a search reached from
+    // the very record it would find) is circular: a run has the value, not the row.
+    const circular = leaves.some((l) => l.query) && path.some((m) => inOwnRow(m))
+    const fit = circular ? 0 : fitAfter(snapshot, path)
     const route = path.map((m) => `“${m.label}”`).join(' → ')
-    session.progress('explore', describe(`Tried ${route}: the screen`, fit, leaves.length), {
+    session.progress('explore', tell(`Tried ${route}: the screen`, fit), {
       path: path.map((m) => m.label),
       fitness: round(fit),
     })
     if (fit > best.fitness) best = { path, snapshot, fitness: fit }
-    if (fit >= GOOD) break
-    if (depth(path) < MAX_DEPTH)
+    if (fit >= good) break
+    if (depth(path) < MAX_DEPTH && !circular)
       enqueue(snapshot, path, next.known, await peekMenus(session, snapshot, next.known))
   }
   if (best.fitness < USABLE && rowAction) {
@@ -333,6 +355,26 @@ export async function explore(
       seen,
       prelude,
     )
+  if (listing && best.path.length > 0) {
+    // The last move to the list is what the job does (nothing to fill, nothing to send): the app
+    // is left just before it, and the move is observed as the job's action.
+    const before = best.path.slice(0, -1)
+    const last = best.path.at(-1)!
+    const snapshot = await goTo(session, app, prelude, before, start)
+    session.progress('explore', `The list to read: ${best.path.map((m) => `“${m.label}”`).join(' → ')}`, {
+      path: best.path.map((m) => m.label),
+    })
+    const steps = foldPages(best.path)
+    const step = steps.pop()!
+    return {
+      navigation: [...prelude, ...start, ...steps],
+      snapshot,
+      fitness: best.fitness,
+      seen,
+      prelude,
+      readStep: { step, label: last.label },
+    }
+  }
   // Leave the app on the chosen screen, reached the way a run will reach it.
   const snapshot = sameMoves(current, best.path)
     ? best.snapshot
@@ -373,6 +415,8 @@ async function walk(session: BuildSession, steps: Step[], from?: Snapshot): Prom
   }
   return snapshot
 }
+
+const inOwnRow = (m: Move) => m.selector.fingerprints.some((f) => f.by === 'inRow')
 
 function sameMoves(a: Move[], b: Move[]): boolean {
   return a.length === b.length && a.every((m, i) => m === b[i])

@@ -13,7 +13,7 @@ import type { Observation } from './observe.ts'
 import { expectedReads, type OutputContext, readsForExpect } from './outputs.ts'
 import type { PromptReading } from './prompt.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
-import { splitSignIn } from './sign-in.ts'
+import { learnLateSignIn, splitSignIn } from './sign-in.ts'
 import { verify } from './verify.ts'
 
 export interface Finish {
@@ -42,6 +42,7 @@ export async function finishBuild(session: BuildSession, f: Finish): Promise<Bui
   refuseOwnCollision(session, ending)
 
   const launch: Step = { kind: 'launch', name: `Open “${f.window.title}”` }
+  await learnLateSignIn(session, f.app)
   // The sign-in steps leave the path for the guarded prelude the runner performs on demand.
   const { signIn, steps: prefix } = splitSignIn(session, f.prefix)
   const plan: Plan = {

@@ -9,6 +9,7 @@ import { canBeShown, demonstratedBuild } from './demonstrated-build.ts'
 import { type Explored, explore, NoFormFound } from './explore.ts'
 import { isSearchBox } from './explore-moves.ts'
 import { assignFields } from './field-scores.ts'
+import { filterPatterns, findFilterRoute } from './filter-route.ts'
 import { finishBuild, nonEmpty } from './finish-build.ts'
 import { confirmationButton, confirmStep, resultLink, secondSend, sendStep } from './follow-through.ts'
 import { inputTexts } from './generalise.ts'
@@ -102,6 +103,16 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
       fillLeavesFound = byAddress.rest
     }
   }
+  // A lookup of the records that have a value opens the app's own filter for it (`?location=…`)
+  // rather than a box not named like the key, which may not search that value at all.
+  if (explored && explored.fitness < 1 && lookingUp(reading) && app.url) {
+    const screens = [...explored.seen, explored.snapshot]
+    if (filterPatterns(screens, leaves, app.url).length > 0) {
+      route = await findFilterRoute(session, app, screens, leaves, explored.prelude)
+      if (route) explored = undefined
+      else explored = await explore(session, app, leaves, reading)
+    }
+  }
   // A lookup whose record the app links to by the very value given (/notes/1001) opens it by
   // address rather than guessing which box of a not-quite-fitting screen the id goes into.
   if (explored && explored.fitness < 1 && lookingUp(reading)) {
@@ -129,10 +140,11 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
   let submitStep: Step
   let submitLabel: string
   let observed: Observation
-  if (explored?.rowAction) {
-    // Nothing to fill: the action in the record's row is the submit.
-    submitStep = explored.rowAction.step
-    submitLabel = explored.rowAction.label
+  const action = explored?.rowAction ?? explored?.readStep
+  if (action) {
+    // Nothing to fill: the action in the record's row, or the last move to a list, is the submit.
+    submitStep = action.step
+    submitLabel = action.label
     observed = await submitAndObserve(session, submitStep, sample.input)
   } else if (route) {
     submitStep = route.step

@@ -92,10 +92,18 @@ function idFingerprint(index: TreeIndex, element: UiElement): Fingerprint | unde
 /** For a control without a name of its own: the caption text that the label relation leads from. */
 function labelFingerprint(index: TreeIndex, element: UiElement): Fingerprint | undefined {
   const at = index.order.get(element)!
+  // A value shown as text is found after its caption ("Status:" → "New"), where the record's
+  // other details may be more or fewer: only the text right before it, and only a caption.
+  const shown = element.role === 'text'
   for (let i = at - 1; i >= Math.max(0, at - 4); i--) {
     const text = index.all[i]!
     if (text.role !== 'text' || !text.name) continue
-    const fingerprint: Fingerprint = { by: 'label', label: text.name.replace(/[\s:*]+$/, '') }
+    if (shown && !/:\s*$/.test(text.name)) return undefined
+    const fingerprint: Fingerprint = {
+      by: 'label',
+      label: text.name.replace(/[\s:*]+$/, ''),
+      ...(shown ? { role: 'text' as const } : {}),
+    }
     const matches = findMatches(index, fingerprint)
     if (matches.length === 1 && matches[0] === element) return fingerprint
   }

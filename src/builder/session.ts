@@ -28,7 +28,7 @@ export function unreachable(error: unknown): boolean {
   return (
     error instanceof BuildFailure &&
     error.code === 'DESKTOP_ERROR' &&
-    /ELEMENT_OBSCURED|ELEMENT_DISABLED|ELEMENT_NOT_FOUND|STALE_REF|is not on the screen|matches several elements/.test(
+    /ELEMENT_OBSCURED|ELEMENT_DISABLED|ELEMENT_NOT_FOUND|STALE_REF|is not on the screen|matches several elements|click would land on|no visible box/.test(
       error.message,
     )
   )

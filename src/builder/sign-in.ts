@@ -7,7 +7,7 @@
 // a way in.
 import { type SignInForm, signInForm, USER } from '../automation/sign-in-form.ts'
 import { renderTemplate } from '../automation/templates.ts'
-import type { Automation, Condition, SignIn, Step } from '../protocol/automation.ts'
+import type { AppSpec, Automation, Condition, SignIn, Step } from '../protocol/automation.ts'
 import type { Snapshot, WindowInfo } from '../protocol/elements.ts'
 import { performStep } from './observe.ts'
 import { designSelector } from './selector-design.ts'
@@ -118,6 +118,7 @@ export async function signOutFirst(session: BuildSession, window: WindowInfo): P
     return
   }
   if (origin === 'null') return
+  signedOut.add(session)
   const cleared = await session
     .desktop('Signing out of the app', () => session.port.clearSession!(window.id))
     .catch(() => false)
@@ -127,6 +128,26 @@ export async function signOutFirst(session: BuildSession, window: WindowInfo): P
       ? `The job signs in with its credentials: the desktop’s browser was signed out of ${origin} first (its cookies and stored data), so the build learns the sign-in`
       : `The job signs in with its credentials, but the desktop did not sign its browser out of ${origin} (a browser the agent attached to is left as it is): the build learns a sign-in only if the app asks for one`,
   )
+}
+
+/** Builds whose browser was signed out of the app at their start (or that tried to). */
+const signedOut = new WeakSet<BuildSession>()
+
+/**
+ * A job whose credentials arrived while its build ran (stored just after the teaching call) began
+ * signed in and learnt no sign-in: before composing, it signs the browser out of the app and
+ * learns the sign-in now, so that its runs get past the form too.
+ */
+export async function learnLateSignIn(session: BuildSession, app: AppSpec): Promise<void> {
+  if (learnt.has(session) || signedOut.has(session)) return
+  if (!session.request.secretNames?.length || !session.port.clearSession || !app.url) return
+  session.progress(
+    'locate',
+    'The job’s credentials arrived after the build began signed in; signing out to learn the sign-in',
+  )
+  await signOutFirst(session, await session.launch(app))
+  await session.launch(app)
+  await signIn(session, await session.settle())
 }
 
 /**

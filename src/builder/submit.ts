@@ -1,6 +1,7 @@
 // Step 4 of a build: the button that sends the form. Looked for in the smallest part of the
 // screen that holds the mapped fields (their form), widening outwards; named like a submit
 // (Save, Submit, Search…) or like the task; asked about when two are equally plausible.
+import { stemmer } from 'stemmer'
 import { ancestors, type TreeIndex } from '../automation/element-tree.ts'
 import { indexTree } from '../automation/index.ts'
 import type { Selector, Step } from '../protocol/automation.ts'
@@ -12,7 +13,7 @@ import type { PromptReading } from './prompt.ts'
 import { readControls } from './screen.ts'
 import { designSelector } from './selector-design.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
-import { stems } from './words.ts'
+import { actionOf, splitWords, stems } from './words.ts'
 
 const SUBMIT = new Set(
   stems(
@@ -42,7 +43,7 @@ const SEARCH_BUTTON = /\b(search|find|filter|look ?up|query|go|ok|apply)\b/i
 export function submitScore(name: string, reading: PromptReading): number | undefined {
   const words = stems(name)
   if (words.length === 0 || words.some((w) => NOT_SUBMIT.has(w))) return undefined
-  if (rivalsTask(reading, name)) return 0
+  if (notTheTasksSend(name, reading)) return 0
   // Two actions in one button ("Save and add another", "Save & continue editing"): one that goes
   // on to another form is never taken silently; any other yields to the plain one beside it.
   const [, then] = name.split(COMPOUND)
@@ -50,6 +51,41 @@ export function submitScore(name: string, reading: PromptReading): number | unde
   const submitLike = words.some((w) => SUBMIT.has(w)) ? 1 : 0
   const task = Math.min(1, words.filter((w) => reading.taskStems.includes(w)).length * 0.5)
   return submitLike + task - (then !== undefined ? 0.25 : 0)
+}
+
+/**
+ * A send that does something else than the task asks: another action (rivalsTask), a write for a
+ * lookup ("Save Draft" under a title box, for a task that finds a post), or a weaker step than the
+ * task's ("Save Draft" when the task says publish or send). Never taken silently; a form whose
+ * sends are all such is not the task's form (sendsOnlyElsewhere).
+ */
+export function notTheTasksSend(name: string, reading: PromptReading): boolean {
+  if (rivalsTask(reading, name)) return true
+  const words = splitWords(name)
+  if (reading.verb === FIND && words.some((w) => WRITES.has(w))) return true
+  const task = splitWords(reading.text).map((w) => stemmer(w))
+  const drafts = (list: string[]) => list.some((w) => DRAFT.has(stemmer(w)))
+  return drafts(words) && !drafts(task) && task.some((w) => FINAL.has(w))
+}
+
+const FIND = actionOf('find')
+/** Words of a send that stores what the form holds (a lookup never presses one). */
+const WRITES = new Set(['save', 'store', 'create', 'add', 'insert', 'post', 'publish'])
+/** A send that keeps a draft, and the task's words that ask for more than a draft. */
+const DRAFT = new Set(['draft'])
+const FINAL = new Set(['publish', 'send', 'submit', 'release'].map((w) => stemmer(w)))
+
+/**
+ * The control sits in a form (or the nearest part of the screen with buttons) whose submit-like
+ * buttons all do something else than the task (notTheTasksSend): filling it would not do the
+ * task, so it does not make a screen fit (a dashboard's quick-draft box for a lookup, or for a
+ * task that publishes).
+ */
+export function sendsOnlyElsewhere(root: UiElement, element: UiElement, reading: PromptReading): boolean {
+  const sends = buttonsNear(root, [element]).filter(
+    (b) => !stems(b.name).some((w) => NOT_SUBMIT.has(w)) && stems(b.name).some((w) => SUBMIT.has(w)),
+  )
+  return sends.length > 0 && sends.every((b) => notTheTasksSend(b.name, reading))
 }
 
 const COMPOUND = /\s+(?:and|&|\+)\s+/i
@@ -192,7 +228,8 @@ async function chooseButton(
   if (
     first &&
     speaksForItself(first.element.name, reading, inDialog) &&
-    (!second || (first.score > 0 && first.score - second.score >= 0.5))
+    first.score > 0 &&
+    (!second || first.score - second.score >= 0.5)
   )
     return pick(first.element, ranked.length === 1 ? 'the only one that can send it' : 'named like a submit')
   if (buttons.length === 0) return undefined

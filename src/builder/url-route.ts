@@ -48,7 +48,7 @@ export function shapeOf(value: string): Shape | undefined {
   return 'word'
 }
 
-interface Pattern {
+export interface Pattern {
   template: string
   /** The address was seen with exactly this sample's value in it (surest), else by shape. */
   direct: boolean
@@ -156,9 +156,32 @@ export async function findUrlRoute(
       (a, b) => formRank(b.template) - formRank(a.template) || extras(a.template) - extras(b.template),
     )
   if (patterns.length === 0) return undefined
+  const why = form
+    ? 'The sample names its record, and the app’s links show addresses that hold names like it'
+    : onlyDirect
+      ? 'The app links to the sample’s record itself'
+      : 'No screen has fields for the sample, but the app’s links show addresses that hold ids'
+  return tryAddresses(session, app, patterns, leaves, prelude, why, form)
+}
+
+/**
+ * Opens each address (the sample's values in it) on the freshly launched app, after any sign-in;
+ * the first that shows the value (or, for a form, takes the other values) is the route.
+ */
+export async function tryAddresses(
+  session: BuildSession,
+  app: AppSpec,
+  patterns: Pattern[],
+  leaves: InputLeaf[],
+  prelude: Step[],
+  why: string,
+  form?: { rest: InputLeaf[]; controlsOf: (s: Snapshot) => ScreenControl[] },
+): Promise<UrlRoute | undefined> {
+  const appUrl = app.url
+  if (!appUrl || patterns.length === 0) return undefined
   session.progress(
     'explore',
-    `${form ? 'The sample names its record, and the app’s links show addresses that hold names like it' : onlyDirect ? 'The app links to the sample’s record itself' : 'No screen has fields for the sample, but the app’s links show addresses that hold ids'}: ${patterns
+    `${why}: ${patterns
       .slice(0, MAX_TRIES)
       .map((p) => `“${p.template}”`)
       .join(', ')}`,

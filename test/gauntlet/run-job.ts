@@ -180,6 +180,10 @@ async function teachAndCall<A extends RunningApp>(
   }
   if (problems.length) out.outcome = problems.join('; ')
   else out.trail = []
+  if (problems.length && process.env.GAUNTLET_EXPORT) {
+    const exported = await cli(['jobs', 'export', job.method, job.path, '--data', s.dataDir])
+    await Bun.write(process.env.GAUNTLET_EXPORT, exported.stdout)
+  }
   return out
 }
 
