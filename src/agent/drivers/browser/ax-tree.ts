@@ -27,6 +27,8 @@ export interface AxMappingContext {
   ref: (backendNodeId: number) => string
   rootRef: string
   title: string
+  /** The trees of inner frames, by the backendNodeId of the <iframe> showing each. */
+  frames?: Map<number, AXNode[]>
 }
 
 export function mapAxTree(nodes: AXNode[], context: AxMappingContext): UiElement {
@@ -50,6 +52,9 @@ function build(node: AXNode | undefined, byId: Map<string, AXNode>, context: AxM
   const chromeRole = String(node.role?.value ?? '')
   if (DROPPED.has(chromeRole)) return []
   const built = (node.childIds ?? []).flatMap((id) => build(byId.get(id), byId, context))
+  // An inner frame's content stands where its <iframe> is, as a person sees the page.
+  const frame = node.backendDOMNodeId === undefined ? undefined : context.frames?.get(node.backendDOMNodeId)
+  if (frame) return [...built, ...frameContent(frame, context)]
   if (node.ignored || HOISTED.has(chromeRole)) return built
   const backendId = node.backendDOMNodeId
   const facts = backendId === undefined ? undefined : context.facts.get(backendId)
@@ -86,6 +91,12 @@ function build(node: AXNode | undefined, byId: Map<string, AXNode>, context: AxM
   }
   if (facts && role === 'link') element.href = facts.href
   return [{ element: prune(element) }]
+}
+
+function frameContent(nodes: AXNode[], context: AxMappingContext): Built[] {
+  const byId = new Map(nodes.map((node) => [node.nodeId, node]))
+  const root = nodes.find((node) => node.parentId === undefined)
+  return root ? (root.childIds ?? []).flatMap((id) => build(byId.get(id), byId, context)) : []
 }
 
 /** Layout containers: text-only ones become one text element, named/identified ones stay, the rest dissolve. */

@@ -14,14 +14,30 @@ export interface DomFacts {
   href?: string
 }
 
-/** Facts by backendNodeId for the main document; bounds in viewport pixels, like screenshots. */
+/**
+ * Facts by backendNodeId for the main document and the inner frames' documents; bounds in
+ * viewport pixels, like screenshots (an inner frame's boxes moved by where its <iframe> shows it).
+ */
 export function collectDomFacts(
   snapshot: Protocol.DOMSnapshot.CaptureSnapshotResponse,
 ): Map<number, DomFacts> {
   const facts = new Map<number, DomFacts>()
-  const doc = snapshot.documents[0]
-  if (!doc) return facts
-  const { strings } = snapshot
+  const offsets = new Map<number, { x: number; y: number }>([[0, { x: 0, y: 0 }]])
+  snapshot.documents.forEach((doc, d) => {
+    const offset = offsets.get(d)
+    // A frame whose <iframe> has no box (hidden) is not seen.
+    if (offset) documentFacts(snapshot.strings, doc, offset, facts, offsets)
+  })
+  return facts
+}
+
+function documentFacts(
+  strings: string[],
+  doc: Protocol.DOMSnapshot.DocumentSnapshot,
+  offset: { x: number; y: number },
+  facts: Map<number, DomFacts>,
+  offsets: Map<number, { x: number; y: number }>,
+): void {
   const backendIds = doc.nodes.backendNodeId ?? []
   const attributes = doc.nodes.attributes ?? []
   const nodeNames = doc.nodes.nodeName ?? []
@@ -42,14 +58,24 @@ export function collectDomFacts(
     if (Object.keys(entry).length > 0) facts.set(backendIds[i]!, entry)
   }
   // Layout boxes are in document coordinates; the viewport is scrolled by the offsets.
-  const scrollX = doc.scrollOffsetX ?? 0
-  const scrollY = doc.scrollOffsetY ?? 0
+  const scrollX = (doc.scrollOffsetX ?? 0) - offset.x
+  const scrollY = (doc.scrollOffsetY ?? 0) - offset.y
   const { nodeIndex, bounds } = doc.layout
+  const inner = new Map<number, number>()
+  const owners = doc.nodes.contentDocumentIndex
+  owners?.index.forEach((node, k) => {
+    inner.set(node, owners.value[k]!)
+  })
   for (let l = 0; l < nodeIndex.length; l++) {
     const backendId = backendIds[nodeIndex[l]!]
     const rect = bounds[l]
     if (backendId === undefined || !rect || rect.length < 4) continue
     const [x, y, width, height] = rect as [number, number, number, number]
+    const frameDoc = inner.get(nodeIndex[l]!)
+    // An inner frame's document starts inside its <iframe>'s border.
+    const client = doc.layout.clientRects?.[l]
+    if (frameDoc !== undefined && !offsets.has(frameDoc))
+      offsets.set(frameDoc, { x: x - scrollX + (client?.[0] ?? 0), y: y - scrollY + (client?.[1] ?? 0) })
     if (width <= 0 && height <= 0) continue
     const entry = facts.get(backendId) ?? {}
     // A node can own several layout objects (continuations); keep the union of their boxes.
@@ -61,7 +87,6 @@ export function collectDomFacts(
     })
     facts.set(backendId, entry)
   }
-  return facts
 }
 
 function absolute(href: string, base: string | undefined): string | undefined {

@@ -10,6 +10,14 @@ export function checkHit(this: Node, x: number, y: number): HitCheck {
   const control = el.closest('button, input, select, textarea, fieldset, [aria-disabled]')
   if (control && (control.matches(':disabled') || control.getAttribute('aria-disabled') === 'true'))
     return { status: 'disabled' }
+  // (x, y) is in the tab's viewport; inside a frame, move it into the frame's own viewport.
+  for (let frame = el.ownerDocument.defaultView?.frameElement; frame; ) {
+    const box = frame.getBoundingClientRect()
+    x -= box.left + frame.clientLeft
+    y -= box.top + frame.clientTop
+    frame = frame.ownerDocument.defaultView?.frameElement ?? null
+  }
+  const document = el.ownerDocument
   let hit = document.elementFromPoint(x, y)
   // Look through open shadow roots to the innermost element, as a real click would land there.
   while (hit?.shadowRoot) {
