@@ -107,8 +107,9 @@ export async function explore(
   const home = start.length ? await walk(session, start) : (signedIn?.screen ?? first)
   const seen: Snapshot[] = [home]
   // A search box never takes the values of a record being created or changed: for such a task it
-  // does not make a screen fit (the home page's search would otherwise pass for the form).
-  const searching = reading.verb === FIND
+  // does not make a screen fit (the home page's search would otherwise pass for the form). A
+  // lookup's one key ("open the message with the given subject") is what a search box is for.
+  const searching = reading.verb === FIND || leaves.some((l) => l.query)
   const fitness = (s: Snapshot) => {
     const fit = screenFitness(
       leaves,

@@ -185,7 +185,9 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
   }
   const expect = nonEmpty(sample.expect)
   const firstSend = submitStep
-  // Confirm an "Are you sure?", or open the record a search found when what to return is there.
+  // Confirm an "Are you sure?", or open the record a search found when what to return is there
+  // (once: the record opened is where its values are, or they are not to be found this way).
+  let opened = false
   for (let hop = 0; ending && hop < 3; hop++) {
     const confirm = confirmationButton(ending)
     const send = confirm
@@ -198,13 +200,16 @@ export async function freshBuild(session: BuildSession): Promise<BuildResult> {
         expect,
       ).missing.length > 0
     const open =
-      !confirm && !send && missing ? resultLink(ending, observed.after.root, textValues(leaves)) : undefined
+      !confirm && !send && missing && !opened
+        ? resultLink(ending, observed.after.root, textValues(leaves))
+        : undefined
     const next = confirm
       ? confirmStep(observed.after.root, confirm)
       : send
         ? sendStep(observed.after.root, send)
         : open?.step
     if (!next) break
+    if (open) opened = true
     session.progress(
       'observe',
       confirm

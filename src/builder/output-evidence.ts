@@ -23,6 +23,28 @@ const IDENTIFIER = new Set([
   'identifier',
 ])
 const DATE = /^(\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{1,2}:\d{2}(:\d{2})?)$/
+/** A date as a screen shows it, with or without its time: 2025-03-03 12:05, 3.3.2025, 3 March 2025, Mar 3, 2025. */
+const SHOWN_DATE = new RegExp(
+  '^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\\s+)?' +
+    '(?:\\d{4}[-/.]\\d{1,2}[-/.]\\d{1,2}|\\d{1,2}[-/.]\\d{1,2}[-/.]\\d{2,4}' +
+    '|\\d{1,2}\\.?\\s+[a-z]{3,9}\\.?,?\\s+\\d{4}|[a-z]{3,9}\\.?\\s+\\d{1,2},?\\s+\\d{4})' +
+    '(?:[,T\\s]+(?:at\\s+)?\\d{1,2}:\\d{2}(?::\\d{2})?(?:\\s*[ap]\\.?m\\.?)?)?$',
+  'i',
+)
+const MONTH =
+  /^(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?)$/i
+const WEEKDAY = /^(mon|tue(s)?|wed(nes)?|thu(rs)?|fri|sat(ur)?|sun)(day)?$/i
+/** Keys that ask for when something happened: date, sentDate, sentAt, receivedOn, time. */
+const DATE_KEY = /^(date|datetime|time|timestamp|when)$/
+/**
+ * Message headers name their parties by a preposition ("From", "To"), which the word pipeline
+ * drops as glue: a key for the party means that header word.
+ */
+const PARTY_HEADER = new Map([
+  ['sender', 'from'],
+  ['recipient', 'to'],
+  ['addressee', 'to'],
+])
 const NOT_VALUES = new Set<UiRole>([
   'button',
   'textbox',
@@ -44,6 +66,10 @@ export function keyMeaning(key: string): { subject: string[]; identifier: boolea
 /** A label means the key when it names all of the key's subject (and, for an id, says so or shows “#”). */
 export function labelMeansKey(label: string, key: string): boolean {
   const { subject, identifier } = keyMeaning(key)
+  const labelWords = splitWords(label)
+  const keyWords = splitWords(key)
+  if (labelWords.length === 1 && keyWords.length === 1 && PARTY_HEADER.get(keyWords[0]!) === labelWords[0])
+    return true
   const words = stems(label)
   const named = subject.every((s) => words.some((w) => w === s || (s.length >= 4 && w.startsWith(s))))
   if (subject.length === 0)
@@ -110,7 +136,48 @@ export function evidencedValues(
         out.push({ element, token, text: element.name, label: element.name })
     }
   }
+  if (out.length === 0 && meansDate(key)) out.push(...shownDates(after, appeared, isInput))
   return out
+}
+
+/** The key asks for a date or time ("date", "sentAt", "receivedOn"), not an identifier. */
+export function meansDate(key: string): boolean {
+  const words = splitWords(key)
+  if (words.some((w) => IDENTIFIER.has(w))) return false
+  return words.some((w) => DATE_KEY.test(w)) || (words.length >= 2 && /^(at|on)$/.test(words.at(-1)!))
+}
+
+/**
+ * With no label naming a date key, a value is evidence by its type: an element that shows a
+ * date and nothing else ("From Maria on 2025-03-03 12:05" shows it as its own text), in what
+ * appeared or beside it (the same date may have shown elsewhere before, in the result's row).
+ * Several different dates are a question (the caller's rule for two values).
+ */
+function shownDates(
+  after: UiElement,
+  appeared: readonly UiElement[],
+  isInput: (text: string) => boolean,
+): Evidenced[] {
+  const out: Evidenced[] = []
+  const index = indexTree(after)
+  const groups = appeared.flatMap((a) => {
+    const parent = index.parent.get(a)
+    return parent && parent !== after ? parent.children : [a]
+  })
+  const shown = new Set(groups.flatMap((g) => indexTree(g).all))
+  for (const element of shown) {
+    const text = element.name.replace(/\s+/g, ' ').trim()
+    if (NOT_VALUES.has(element.role) || element.children.some((c) => c.name.trim() === text)) continue
+    if (!SHOWN_DATE.test(text) || isInput(text) || !plausibleDate(text)) continue
+    out.push({ element, token: text, text, label: 'a date' })
+  }
+  return out
+}
+
+/** Words in a shown date are a month's name, not any word ("version 3 2024"). */
+function plausibleDate(text: string): boolean {
+  const words = text.match(/[a-z]{3,}/gi) ?? []
+  return words.every((w) => MONTH.test(w) || WEEKDAY.test(w) || /^(at|am|pm)$/i.test(w))
 }
 
 /**

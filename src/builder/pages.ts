@@ -71,7 +71,7 @@ export async function fillPages(
             session,
             screen.root,
             remaining.filter((l) => sure.has(l)),
-            notForValues(session, screen.root),
+            notForValues(session, screen.root, leaves),
           )
         : []
     } else {
@@ -79,7 +79,7 @@ export async function fillPages(
         session,
         screen.root,
         [...remaining, ...headers],
-        notForValues(session, screen.root),
+        notForValues(session, screen.root, leaves),
       )
     }
     for (const field of here) await performStep(session, field.step, session.request.sample.input)
@@ -105,11 +105,12 @@ export async function fillPages(
 }
 
 /**
- * Controls that never take a record's values: a search box, unless the task is a search (a
- * wiki's "Search" box is no place for the text of the page being written).
+ * Controls that never take a record's values: a search box, unless the task is a search or
+ * looks a record up by its one key (a wiki's "Search" box is no place for the text of the page
+ * being written; it is the place for the subject of the message to open).
  */
-function notForValues(session: BuildSession, root: UiElement): UiElement[] {
-  if (readPrompt(session.request.prompt).verb === actionOf('find')) return []
+function notForValues(session: BuildSession, root: UiElement, leaves: InputLeaf[]): UiElement[] {
+  if (readPrompt(session.request.prompt).verb === actionOf('find') || leaves.some((l) => l.query)) return []
   return readControls(root)
     .map((c) => c.element)
     .filter(isSearchBox)
