@@ -16,6 +16,7 @@ import { type InputLeaf, shownValue, textValues } from './input-leaves.ts'
 import { appSpecOf } from './locate-window.ts'
 import type { PromptReading } from './prompt.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
+import { buildFromShownWay, showsOnlyTheWay } from './shown-way.ts'
 import { signIn } from './sign-in.ts'
 
 export interface ShowMe {
@@ -56,16 +57,25 @@ export async function demonstratedBuild(session: BuildSession, show: ShowMe): Pr
   })
   const id = Array.isArray(answer) ? (answer[0] ?? '') : answer
   const recording = await session.desktop('Reading the recording', () => readRecording(session, id))
-  const demo = await demonstrationSteps(session, recording)
 
   // A recording started somewhere else than the app's start screen starts with getting there.
-  const startUrl = demo.start.window.url
+  const startUrl = recording.snapshots[0]?.window.url
   const opening: Step[] = []
   if (startUrl && home.window.url && !sameAddress(startUrl, home.window.url)) {
     const { template } = addressTemplate(startUrl, textValues(show.leaves), home.window.url)
     opening.push({ kind: 'navigate', name: `Open ${template}`, url: template })
     session.progress('explore', `The demonstration started at ${startUrl}: the job opens it first`)
   }
+  // Shown just the way to the form: the rest is the builder's, as after exploring.
+  if (showsOnlyTheWay(recording, show.leaves))
+    return buildFromShownWay(session, recording, {
+      window: show.window,
+      app,
+      reading: show.reading,
+      leaves: show.leaves,
+      before: [...prelude, ...opening],
+    })
+  const demo = await demonstrationSteps(session, recording)
 
   const inputs = inputTexts(sample.input)
   let ending = classifyEnding(demo.before.root, demo.after.root, demo.fields, inputs, show.leaves)
@@ -116,6 +126,7 @@ function askText(session: BuildSession, prompt: string, show: ShowMe): string {
   return (
     (show.stuck ? 'I could not find where this is done in the app. ' : '') +
     `Show me how to ${lead} with this sample: ${values || 'no values'}. ` +
-    `Start recording, do it once on ${session.port.name}, then press Done.`
+    `Start recording, do it once on ${session.port.name}, then press Done. ` +
+    'Or show me just the way: open the form, press Done, and I fill it in and send it myself.'
   )
 }

@@ -155,7 +155,8 @@ describe('a build that is shown how', () => {
     expect(asked!.question.text).toBe(
       'I could not find where this is done in the app. Show me how to enroll a patron and return the id with this sample: ' +
         'firstName “Ada”, email “ada.lovelace@example.com”, country “France”, vip true. ' +
-        'Start recording, do it once on test-desktop, then press Done.',
+        'Start recording, do it once on test-desktop, then press Done. ' +
+        'Or show me just the way: open the form, press Done, and I fill it in and send it myself.',
     )
     const [window] = (await crm.driver().listWindows()).filter((w) => w.url?.includes('/crm/'))
     expect(asked!.question.windowId).toBe(window!.id)
@@ -234,6 +235,42 @@ describe('a build that is shown how', () => {
       country: 'DE',
       vip: false,
     })
+  }, 120_000)
+
+  test('shown just the way to the form: the builder fills it in, sends it, reads and verifies by itself', async () => {
+    const input = { firstName: 'Grace', email: 'grace.shown-the-way@example.com' }
+    const script = scriptedIO([
+      demonstrate(async (q) => {
+        const person = await new Demonstrator(q.windowId!).begin()
+        await person.click('button', 'New customer')
+        return person.recording()
+      }),
+    ])
+    const { result } = await crm.build(
+      { prompt: PROMPT, sample: { id: 's4', input, expect: EXPECT }, previous: [] },
+      script,
+    )
+    expect(script.questions.map((q) => q.question.kind)).toEqual(['demonstrate'])
+    expect(result.outcome, script.lines.join('\n')).toBe('success')
+    const steps = result.automation.steps
+    expect(steps.slice(0, 4)).toMatchObject([
+      { kind: 'launch' },
+      { kind: 'click', name: 'Click “New customer”' },
+      { kind: 'fill', value: '{{firstName}}' },
+      { kind: 'fill', value: '{{email}}' },
+    ])
+    expect(steps.some((s) => s.kind === 'read')).toBe(true)
+    const said = script.lines.join('\n')
+    expect(said).toContain(
+      '[explore] The demonstration shows the way to the form (“Click “New customer””); the builder fills it in and sends it',
+    )
+    // The builder's own submit was the sample's one; verifying did not save Grace again.
+    const saved = crm
+      .fixtures()
+      .crm.customers()
+      .filter((c) => c.email === input.email)
+    expect(saved).toHaveLength(1)
+    expect(saved[0]).toMatchObject({ firstName: 'Grace' })
   }, 120_000)
 
   test('a teach call that asks to be shown is asked first, before any exploring', async () => {
