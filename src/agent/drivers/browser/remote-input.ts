@@ -229,7 +229,18 @@ export function remoteTarget(request: Request): Answer {
 
   if (request.want === 'focus') {
     const el = focused()
-    return takesText(el)
+    // A frame of another site has the focus: what is inside cannot be seen from here, so it is
+    // trusted to take the text (an editor embedded from elsewhere).
+    const sealed =
+      el instanceof HTMLIFrameElement &&
+      (() => {
+        try {
+          return el.contentDocument === null
+        } catch {
+          return true
+        }
+      })()
+    return sealed || takesText(el)
       ? { ok: true, problem: '' }
       : no(
           `Nothing that takes text has focus (${describe(el)} has it): click the field first, or send the spot to click with the text ({"kind": "type", "text", "x", "y"})`,
