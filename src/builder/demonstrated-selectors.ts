@@ -141,7 +141,8 @@ function generalised(
       const put = (t: string, match: 'exact' | 'contains'): Fingerprint =>
         fingerprint.by === 'role' ? { ...fingerprint, name: t, match } : { ...fingerprint, text: t, match }
       return {
-        fingerprints: withFallback(found, put),
+        // Outside a row nothing else pins the record: the words around the value stay, exactly.
+        fingerprints: [put(found.template, 'exact')],
         paths: [found.value.path],
         literal: text,
       }
@@ -191,7 +192,10 @@ function generalised(
   }
 }
 
-/** The exact template first; a value long enough to be told apart also by itself (case aside). */
+/**
+ * The exact template first; in a row that shows the value, a value long enough to be told apart
+ * also by itself (case aside): the rest of the name may be the record's other data ("— New").
+ */
 function withFallback(
   found: { template: string; value: SampleValue },
   put: (template: string, match: 'exact' | 'contains') => Fingerprint,
