@@ -240,14 +240,14 @@ describe('outputs', () => {
       submitLabel: 'Save',
     }
     const read = generatedRead(ctx, 'customerId')!
-    expect(read.target.fingerprints[0]).toEqual({
+    expect(read.target!.fingerprints[0]).toEqual({
       by: 'text',
       text: '^Customer C-\\d+ created$',
       match: 'regex',
       role: 'status',
     })
-    expect(read.target.fingerprints[1]).toEqual({ by: 'automationId', ids: ['created-message'] })
-    const resolved = resolveSelector(after.root, read.target)
+    expect(read.target!.fingerprints[1]).toEqual({ by: 'automationId', ids: ['created-message'] })
+    const resolved = resolveSelector(after.root, read.target!)
     expect(resolved.status === 'found' && resolved.element.automationId).toBe('created-message')
     const extract = new RegExp(read.extract!)
     expect(extract.exec('Customer C-1043 created')?.[1]).toBe('C-1043')

@@ -268,10 +268,10 @@ describe('judging a native ending', () => {
     }
     const { steps, missing } = expectedReads(ctx, { lastName: 'Lovelace' })
     expect(missing).toEqual([])
-    const found = resolveSelector(after.root, steps[0]!.target)
+    const found = resolveSelector(after.root, steps[0]!.target!)
     expect(found.status === 'found' && [found.element.role, found.element.name]).toEqual(['cell', 'Lovelace'])
     // By the row showing the value searched for and the column's header, not by the row's place.
-    expect(steps[0]!.target.fingerprints[0]).toEqual({
+    expect(steps[0]!.target!.fingerprints[0]).toEqual({
       by: 'inRow',
       rowText: '{{firstName}}',
       rowMatch: 'exact',
@@ -281,7 +281,7 @@ describe('judging a native ending', () => {
       column: 'Last name',
     })
     const list = await native('osmo-contact-added')
-    const rendered = renderSelector(steps[0]!.target, { firstName: 'Ada' })
+    const rendered = renderSelector(steps[0]!.target!, { firstName: 'Ada' })
     const inList = resolveSelector(list.root, { fingerprints: [rendered.fingerprints[0]!] })
     expect(inList.status === 'found' && inList.element.name).toBe('Lovelace')
   })

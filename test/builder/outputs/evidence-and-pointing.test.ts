@@ -63,7 +63,7 @@ afterAll(async () => {
   server?.stop(true)
 })
 
-const request = (kind: 'labelled' | 'bare', expect: Record<string, unknown>): BuildRequest => ({
+const request = (expect: Record<string, unknown>): BuildRequest => ({
   prompt: 'Book a car at the fleet desk',
   sample: { id: 's1', input: { pickup: 'Lisbon airport', days: 3 }, expect },
   previous: [],
@@ -77,7 +77,7 @@ describe('outputs rest on evidence', () => {
     const result = await buildAutomation(
       port,
       script.io,
-      request('labelled', { bookingNumber: { $type: 'string' }, estimatedCost: { $type: 'string' } }),
+      request({ bookingNumber: { $type: 'string' }, estimatedCost: { $type: 'string' } }),
     )
     expect(script.unexpected).toEqual([])
     if (!result.ok) throw new Error(`${result.code}: ${result.message}`)
@@ -113,11 +113,7 @@ describe('outputs rest on evidence', () => {
       script.questions.push({ question: q, answer: 'point' })
       return pointAnswer(b.x + b.width / 2, b.y + b.height / 2)
     }
-    const result = await buildAutomation(
-      port,
-      script.io,
-      request('bare', { confirmation: { $type: 'string' } }),
-    )
+    const result = await buildAutomation(port, script.io, request({ confirmation: { $type: 'string' } }))
     expect(script.unexpected).toEqual([])
     if (!result.ok) throw new Error(`${result.code}: ${result.message}`)
     const [choice, point] = script.questions.map((q) => q.question)
@@ -138,11 +134,7 @@ describe('outputs rest on evidence', () => {
     const script = scriptedIO([
       { kind: 'choose_outputs', answer: (q) => q.options.find((o) => o.label.startsWith('FD-'))!.value },
     ])
-    const result = await buildAutomation(
-      port,
-      script.io,
-      request('bare', { issueNumber: { $type: 'string' } }),
-    )
+    const result = await buildAutomation(port, script.io, request({ issueNumber: { $type: 'string' } }))
     expect(script.unexpected).toEqual([])
     if (!result.ok) throw new Error(`${result.code}: ${result.message}`)
     expect(script.questions.map((q) => q.question.kind)).toEqual(['choose_outputs'])

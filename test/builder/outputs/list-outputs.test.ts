@@ -40,11 +40,11 @@ describe('a list output reads the results the search brought up', () => {
     const [step] = steps
     expect(step).toMatchObject({ kind: 'read', source: 'rows', into: 'pages' })
     // The selector finds one list, and reading it gives the two pages found, nothing else.
-    const matches = step!.target.fingerprints.flatMap((f) => findMatches(indexTree(ctx.after), f))
+    const matches = step!.target!.fingerprints.flatMap((f) => findMatches(indexTree(ctx.after), f))
     expect(new Set(matches).size).toBe(1)
     const rows = readRows(matches[0]!)
     expect(rows.map((r) => r.text)).toEqual(['invoice_archive', 'invoice_rules'])
-    expect(step!.target.description).toContain('Matching pagenames')
+    expect(step!.target!.description).toContain('Matching pagenames')
   })
 
   test('a list given by example is checked against the rows read', () => {
@@ -108,9 +108,9 @@ describe('a value read inside one of several like items is read in the item show
     }
     const found = findGenerated(ctx, 'address')!
     expect(found.token).toBe('http://app/office/family/')
-    expect(found.step.target.fingerprints[0]).toMatchObject({ by: 'inRow', rowText: '{{title}}' })
+    expect(found.step.target!.fingerprints[0]).toMatchObject({ by: 'inRow', rowText: '{{title}}' })
     // A live call for another title reads that card's address, wherever the card sits.
-    const press = resolveSelector(after, renderSelector(found.step.target, { title: 'Press contacts' }))
+    const press = resolveSelector(after, renderSelector(found.step.target!, { title: 'Press contacts' }))
     expect(press.status === 'found' && press.element.name).toBe('http://app/office/press/')
   })
 })

@@ -44,7 +44,7 @@ describe('a generated id shown only in a table column', () => {
     const { steps, missing } = expectedReads(ctx, { id: { $type: 'number' } })
     expect(missing).toEqual([])
     const step = steps[0]!
-    const found = resolveSelector(ctx.after, renderSelector(step.target, sample))
+    const found = resolveSelector(ctx.after, renderSelector(step.target!, sample))
     expect(found.status).toBe('found')
     if (found.status !== 'found') return
     expect(found.element.name).toBe('4')
@@ -56,7 +56,7 @@ describe('a generated id shown only in a table column', () => {
     const step = expectedReads(ctx, { id: { $type: 'number' } }).steps[0]!
     // As if the caller had inserted Lise Meitner: the selector rendered with her email finds row 2.
     const other = { ...sample, email: 'lise@example.com', name: 'Lise Meitner' }
-    const rendered = renderSelector(step.target, other)
+    const rendered = renderSelector(step.target!, other)
     const first = rendered.fingerprints[0]!
     expect(first.by).toBe('inRow')
     const matches = findMatches(indexTree(ctx.after), first)
