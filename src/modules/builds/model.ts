@@ -15,7 +15,10 @@ export const AnswerBody = t.Object(
           point: t.Union([
             t.Object({ ref: t.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
             t.Object(
-              { x: t.Number({ minimum: -100_000, maximum: 100_000 }), y: t.Number({ minimum: -100_000, maximum: 100_000 }) },
+              {
+                x: t.Number({ minimum: -100_000, maximum: 100_000 }),
+                y: t.Number({ minimum: -100_000, maximum: 100_000 }),
+              },
               { additionalProperties: false },
             ),
           ]),

@@ -37,11 +37,14 @@ export interface BuildScreen {
 }
 
 /** The last screen shown per build: a pointing answer's ref is looked up in it. */
-const shown = new WeakMap<AppContext, Map<string, { questionId: string | null; boxes: Map<string, ScreenElement> }>>()
+type Shown = Map<string, { questionId: string | null; boxes: Map<string, ScreenElement> }>
+const shown = new WeakMap<AppContext, Shown>()
 
-function shownFor(ctx: AppContext) {
-  let map = shown.get(ctx)
-  if (!map) shown.set(ctx, (map = new Map()))
+function shownFor(ctx: AppContext): Shown {
+  const had = shown.get(ctx)
+  if (had) return had
+  const map: Shown = new Map()
+  shown.set(ctx, map)
   return map
 }
 
