@@ -14,6 +14,8 @@ const APPS: [binary: string, pkg: string][] = [
   // PHP's SQLite module (phpLiteAdmin needs it); its doc folder is how the package shows.
   ['/usr/share/doc/php-sqlite3', 'php-sqlite3'],
   ['/usr/share/mediawiki/index.php', 'mediawiki'],
+  // The third-party slice (test/thirdparty/slice.thirdparty.test.ts): Django's stock admin site.
+  ['/usr/lib/python3/dist-packages/django/__init__.py', 'python3-django'],
   ['/usr/share/doc/php-intl', 'php-intl'],
   ['/usr/share/doc/php-mbstring', 'php-mbstring'],
   ['/usr/share/doc/php-xml', 'php-xml'],
