@@ -49,8 +49,19 @@ export async function clickNode(
   backendNodeId: number,
   options: { button?: 'left' | 'right'; clickCount?: number } = {},
 ): Promise<void> {
-  const point = await revealed(page, backendNodeId)
-  const hit = await callOnNode(page, backendNodeId, inPage.checkHit, point.x, point.y)
+  let point = await revealed(page, backendNodeId)
+  let hit = await callOnNode(page, backendNodeId, inPage.checkHit, point.x, point.y)
+  // A menu's flyout parked outside the window, or folded away inside its menu, until its item is
+  // hovered: rest the pointer on the item it belongs to, as a person does.
+  if (hit.status === 'obscured' && hit.hidden) {
+    const rest = await callOnNode(page, backendNodeId, inPage.revealPoint)
+    if (rest) {
+      await page.call('Input.dispatchMouseEvent', { type: 'mouseMoved', ...rest })
+      await callOnNode(page, backendNodeId, inPage.nextFrames)
+      point = await clickPoint(page, backendNodeId)
+      hit = await callOnNode(page, backendNodeId, inPage.checkHit, point.x, point.y)
+    }
+  }
   if (hit.status === 'disabled') throw new DriverError('ELEMENT_DISABLED', 'The element is disabled')
   if (hit.status === 'obscured')
     throw new DriverError('ELEMENT_OBSCURED', `The click would land on ${hit.by}`)

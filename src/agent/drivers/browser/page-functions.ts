@@ -1,7 +1,11 @@
 // Functions that run inside the page (Runtime.callFunctionOn, `this` = the target node). They
 // are sent as source text, so each must be self-contained: no imports, no outer variables.
 
-export type HitCheck = { status: 'ok' } | { status: 'disabled' } | { status: 'obscured'; by: string }
+/** `hidden`: nothing, or only what holds the element, is at the point: it is out of sight, not covered. */
+export type HitCheck =
+  | { status: 'ok' }
+  | { status: 'disabled' }
+  | { status: 'obscured'; by: string; hidden?: boolean }
 
 /** Would a click at (x, y) reach this element (or its label), and is it enabled? */
 export function checkHit(this: Node, x: number, y: number): HitCheck {
@@ -25,18 +29,24 @@ export function checkHit(this: Node, x: number, y: number): HitCheck {
     if (!inner || inner === hit) break
     hit = inner
   }
-  if (!hit) return { status: 'obscured', by: 'nothing (outside the viewport)' }
+  if (!hit) return { status: 'obscured', by: 'nothing (outside the viewport)', hidden: true }
   if (el === hit || el.contains(hit)) return { status: 'ok' }
   // Styled checkboxes hide the input and show its label: clicking the label is what users do.
   const labels = 'labels' in el ? Array.from((el as HTMLInputElement).labels ?? []) : []
   if (labels.some((label) => label === hit || label.contains(hit))) return { status: 'ok' }
+  // What the point hits holds the element: the element is clipped away inside it (a folded menu).
+  const holder = hit.contains(el)
   const id = hit.id ? `#${hit.id}` : ''
   const cls =
     typeof hit.className === 'string' && hit.className
       ? `.${hit.className.trim().split(/\s+/).join('.')}`
       : ''
   const text = (hit.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40)
-  return { status: 'obscured', by: `<${hit.tagName.toLowerCase()}${id}${cls}>${text ? ` "${text}"` : ''}` }
+  return {
+    status: 'obscured',
+    by: `<${hit.tagName.toLowerCase()}${id}${cls}>${text ? ` "${text}"` : ''}`,
+    ...(holder ? { hidden: true } : {}),
+  }
 }
 
 export type FillPlan =
@@ -219,25 +229,23 @@ export function readElement(this: Node): ReadOutcome {
 
 /**
  * Where a person would rest the pointer to reveal a control shown only on hover (a submenu's
- * link inside a menu item): the centre of the nearest ancestor that has a visible box, after
- * the next frame. Null when no ancestor shows either.
+ * link inside a menu item): near the start of the nearest ancestor the pointer can land on.
+ * Null when no ancestor shows either.
  */
-export function revealPoint(this: Node): Promise<{ x: number; y: number } | null> {
+export function revealPoint(this: Node): { x: number; y: number } | null {
   let el: Element | null = this.nodeType === Node.ELEMENT_NODE ? (this as Element) : this.parentElement
   for (el = el?.parentElement ?? null; el; el = el.parentElement) {
     const r = el.getBoundingClientRect()
-    if (r.width >= 1 && r.height >= 1) {
-      const box = el
-      return new Promise((resolve) =>
-        requestAnimationFrame(() => {
-          box.scrollIntoView({ block: 'nearest', inline: 'nearest' })
-          const at = box.getBoundingClientRect()
-          resolve({ x: at.left + Math.min(at.width / 2, 20), y: at.top + at.height / 2 })
-        }),
-      )
-    }
+    if (r.width < 1 || r.height < 1) continue
+    // Only a box the pointer can reach: inside the window, and not itself clipped away (the
+    // point lands on it or inside it), so hovering there is hovering that menu item.
+    const x = r.left + Math.min(r.width / 2, 20)
+    const y = r.top + Math.min(r.height / 2, 12)
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue
+    const at = document.elementFromPoint(x, y)
+    if (at && (at === el || el.contains(at))) return { x, y }
   }
-  return Promise.resolve(null)
+  return null
 }
 
 /** Resolves after the page has drawn two more frames (a hover's CSS or script has taken effect). */
