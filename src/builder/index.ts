@@ -1,11 +1,12 @@
 // The builder (DESIGN §4): teach → automation. Offline and deterministic: it reads the prompt,
 // explores the app through a DesktopPort, asks the person teaching through BuildIO when unsure,
 // and hands back an automation that the real runner has verified on every sample.
+
+import { extendBuild } from './compose/extend-build.ts'
 import type { BuildIO, BuildRequest, BuildResult, DesktopPort } from './contract.ts'
-import { extendBuild } from './extend-build.ts'
 import { freshBuild } from './fresh-build.ts'
 import { BuildFailure, BuildSession } from './session.ts'
-import { signInBeforeExtending } from './sign-in.ts'
+import { signInBeforeExtending } from './sign-in/sign-in.ts'
 
 export type * from './contract.ts'
 

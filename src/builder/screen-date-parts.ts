@@ -1,8 +1,8 @@
 // Day, month and year boxes side by side read as one date control (see screen.ts).
 import type { TreeIndex } from '../automation/element-tree.ts'
 import type { UiElement } from '../protocol/elements.ts'
+import { type DatePart, datePartOf, partFilter, partOfOptions } from './map/value-adapters.ts'
 import type { ScreenControl } from './screen.ts'
-import { type DatePart, datePartOf, partFilter, partOfOptions } from './value-adapters.ts'
 
 /**
  * Three boxes or lists side by side for the day, month and year of one date (in any order)

@@ -6,8 +6,8 @@
 import { openDialogs } from '../automation/conditions.ts'
 import { ancestors, indexTree, type TreeIndex } from '../automation/element-tree.ts'
 import type { UiElement, UiRole } from '../protocol/elements.ts'
+import { type DatePart, datePartOf, datePattern } from './map/value-adapters.ts'
 import { mergeDateParts } from './screen-date-parts.ts'
-import { type DatePart, datePartOf, datePattern } from './value-adapters.ts'
 
 export type ControlKind = 'text' | 'select' | 'checkbox' | 'radio-group' | 'date' | 'date-parts'
 

@@ -5,7 +5,7 @@ import { describeSelector, renderSelector, resolveSelector, type TemplateScope }
 import type { AppSpec, Selector } from '../protocol/automation.ts'
 import type { ActionResult, ElementAction, Snapshot, UiElement, WindowInfo } from '../protocol/elements.ts'
 import type { BuildFailureCode, BuildIO, BuildRequest, DesktopPort, Question } from './contract.ts'
-import { appeared } from './ui-diff.ts'
+import { appeared } from './observe/ui-diff.ts'
 
 export type Stage = 'locate' | 'explore' | 'map' | 'submit' | 'observe' | 'outputs' | 'compose' | 'verify'
 

@@ -1,5 +1,5 @@
 // "Show me": what a person does on a desktop while a build's `demonstrate` question is open,
-// recorded by the agent and turned into steps by the builder (src/builder/demonstration.ts).
+// recorded by the agent and turned into steps by the builder (src/builder/demonstrate/demonstration.ts).
 //
 // Three layers, from the desktop up:
 //  - a driver reports raw InputEvents as the person acts (Driver.watchInput): a click on an

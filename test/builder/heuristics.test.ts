@@ -3,9 +3,7 @@
 // window scoring and the automation's shape. No browser.
 import { describe, expect, test } from 'bun:test'
 import { evaluateCondition, resolveSelector } from '../../src/automation/index.ts'
-import { classifyEnding } from '../../src/builder/classify.ts'
-import { compose, decompose, type Plan } from '../../src/builder/compose.ts'
-import { assignFields, fieldScore, screenFitness } from '../../src/builder/field-scores.ts'
+import { compose, decompose, type Plan } from '../../src/builder/compose/compose.ts'
 import {
   extractPattern,
   generaliseText,
@@ -15,14 +13,16 @@ import {
   successName,
 } from '../../src/builder/generalise.ts'
 import { inputLeaves } from '../../src/builder/input-leaves.ts'
-import { keyed, labelValuePairs } from '../../src/builder/label-values.ts'
-import { missingApps, scoreWindows } from '../../src/builder/locate-window.ts'
-import { generatedRead, type OutputContext } from '../../src/builder/outputs.ts'
-import { readPrompt } from '../../src/builder/prompt.ts'
+import { missingApps, scoreWindows } from '../../src/builder/locate/locate-window.ts'
+import { readPrompt } from '../../src/builder/locate/prompt.ts'
+import { assignFields, fieldScore, screenFitness } from '../../src/builder/map/field-scores.ts'
+import { classifyEnding } from '../../src/builder/observe/classify.ts'
+import { appeared } from '../../src/builder/observe/ui-diff.ts'
+import { keyed, labelValuePairs } from '../../src/builder/outputs/label-values.ts'
+import { generatedRead, type OutputContext } from '../../src/builder/outputs/outputs.ts'
 import { readControls } from '../../src/builder/screen.ts'
 import { designSelector, firmer } from '../../src/builder/selector-design.ts'
-import { buttonsNear, submitScore } from '../../src/builder/submit.ts'
-import { appeared } from '../../src/builder/ui-diff.ts'
+import { buttonsNear, submitScore } from '../../src/builder/submit/submit.ts'
 import { camelKey, splitWords, textSimilarity } from '../../src/builder/words.ts'
 import type { Step } from '../../src/protocol/automation.ts'
 import type { WindowInfo } from '../../src/protocol/elements.ts'

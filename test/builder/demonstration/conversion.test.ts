@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import type { BuildRequest, DesktopPort } from '../../../src/builder/contract.ts'
-import { demonstrationSteps, readDemonstration } from '../../../src/builder/demonstration.ts'
+import { demonstrationSteps, readDemonstration } from '../../../src/builder/demonstrate/demonstration.ts'
 import { designSelector } from '../../../src/builder/selector-design.ts'
 import { BuildFailure, BuildSession } from '../../../src/builder/session.ts'
 import type { Step } from '../../../src/protocol/automation.ts'

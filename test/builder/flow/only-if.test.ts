@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { runOnScreen } from '../../../src/builder/snapshot-driver.ts'
+import { runOnScreen } from '../../../src/builder/verify/snapshot-driver.ts'
 import type { Automation } from '../../../src/protocol/automation.ts'
 import type { Snapshot } from '../../../src/protocol/elements.ts'
 

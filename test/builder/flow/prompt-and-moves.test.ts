@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'bun:test'
 import { indexTree } from '../../../src/automation/index.ts'
-import { classifyEnding, withoutInputs } from '../../../src/builder/classify.ts'
-import { moveScore, refusal } from '../../../src/builder/explore-moves.ts'
-import { readPrompt } from '../../../src/builder/prompt.ts'
-import { shapeOf, urlPatterns } from '../../../src/builder/url-route.ts'
+import { moveScore, refusal } from '../../../src/builder/explore/explore-moves.ts'
+import { shapeOf, urlPatterns } from '../../../src/builder/explore/url-route.ts'
+import { readPrompt } from '../../../src/builder/locate/prompt.ts'
+import { classifyEnding, withoutInputs } from '../../../src/builder/observe/classify.ts'
 import type { UiElement, UiRole } from '../../../src/protocol/elements.ts'
 
 let refs = 0

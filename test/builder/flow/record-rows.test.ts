@@ -2,10 +2,10 @@
 // that changes it keeps what the record already holds.
 import { describe, expect, test } from 'bun:test'
 import { indexTree, renderSelector, resolveSelector } from '../../../src/automation/index.ts'
-import { moveScore, ownRecordLink } from '../../../src/builder/explore-moves.ts'
+import { moveScore, ownRecordLink } from '../../../src/builder/explore/explore-moves.ts'
 import { inputLeaves } from '../../../src/builder/input-leaves.ts'
-import { holdsValue } from '../../../src/builder/map-fields.ts'
-import { readPrompt } from '../../../src/builder/prompt.ts'
+import { readPrompt } from '../../../src/builder/locate/prompt.ts'
+import { holdsValue } from '../../../src/builder/map/map-fields.ts'
 import { readControls } from '../../../src/builder/screen.ts'
 import type { UiElement, UiRole } from '../../../src/protocol/elements.ts'
 

@@ -4,11 +4,11 @@
 import { describe, expect, test } from 'bun:test'
 import { resolveSelector } from '../../../src/automation/index.ts'
 import { readRows } from '../../../src/automation/read-rows.ts'
-import { classifyEnding } from '../../../src/builder/classify.ts'
-import { findCollections, rowsRead } from '../../../src/builder/collections.ts'
-import type { OutputContext } from '../../../src/builder/outputs.ts'
-import { readPrompt } from '../../../src/builder/prompt.ts'
-import { appeared } from '../../../src/builder/ui-diff.ts'
+import { readPrompt } from '../../../src/builder/locate/prompt.ts'
+import { classifyEnding } from '../../../src/builder/observe/classify.ts'
+import { appeared } from '../../../src/builder/observe/ui-diff.ts'
+import { findCollections, rowsRead } from '../../../src/builder/outputs/collections.ts'
+import type { OutputContext } from '../../../src/builder/outputs/outputs.ts'
 import type { UiElement, UiRole } from '../../../src/protocol/elements.ts'
 
 let n = 0

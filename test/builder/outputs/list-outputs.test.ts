@@ -2,12 +2,12 @@ import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { findMatches, indexTree } from '../../../src/automation/index.ts'
 import { readRows } from '../../../src/automation/read-rows.ts'
-import { classifyEnding } from '../../../src/builder/classify.ts'
-import { secondSend } from '../../../src/builder/follow-through.ts'
 import type { InputLeaf } from '../../../src/builder/input-leaves.ts'
-import { expectedReads, type OutputContext } from '../../../src/builder/outputs.ts'
-import { readPrompt } from '../../../src/builder/prompt.ts'
-import { compareExpect } from '../../../src/builder/verify.ts'
+import { readPrompt } from '../../../src/builder/locate/prompt.ts'
+import { classifyEnding } from '../../../src/builder/observe/classify.ts'
+import { expectedReads, type OutputContext } from '../../../src/builder/outputs/outputs.ts'
+import { secondSend } from '../../../src/builder/submit/follow-through.ts'
+import { compareExpect } from '../../../src/builder/verify/verify.ts'
 import type { Snapshot } from '../../../src/protocol/elements.ts'
 
 // Issue 8, item 5: lists come back as arrays of objects. Recorded on Debian's DokuWiki (a wiki
@@ -70,7 +70,7 @@ describe('a list output reads the results the search brought up', () => {
 
 describe('a record named by the caller is opened by the address the app links show', () => {
   test('DokuWiki: “page” goes into ?id= of the edit link, and words only for keys that name a record', async () => {
-    const { urlPatterns, namesARecord } = await import('../../../src/builder/url-route.ts')
+    const { urlPatterns, namesARecord } = await import('../../../src/builder/explore/url-route.ts')
     const start = await load('dokuwiki-search-before')
     const page: InputLeaf = { key: 'page', path: 'page', value: 'release_checklist', source: 'body' }
     expect(namesARecord(page)).toBe(true)
@@ -84,7 +84,7 @@ describe('a record named by the caller is opened by the address the app links sh
 
 describe('a value read inside one of several like items is read in the item showing the sample’s own value', () => {
   test('Radicale: the new address book’s URL is read in the card titled {{title}}, not by its place', async () => {
-    const { findGenerated } = await import('../../../src/builder/outputs.ts')
+    const { findGenerated } = await import('../../../src/builder/outputs/outputs.ts')
     const { renderSelector, resolveSelector } = await import('../../../src/automation/index.ts')
     const after = (await load('radicale-collections')).root
     // Before the submit, the list had every card but the new one (“Family”).
@@ -117,7 +117,7 @@ describe('a value read inside one of several like items is read in the item show
 
 describe('an action in a card is taken in the card showing the sample’s value', () => {
   test('Radicale: “Edit” sits in a little list inside the card; the card titled {{title}} is the row', async () => {
-    const { rowSelector } = await import('../../../src/builder/explore-moves.ts')
+    const { rowSelector } = await import('../../../src/builder/explore/explore-moves.ts')
     const { renderSelector, resolveSelector } = await import('../../../src/automation/index.ts')
     const root = (await load('radicale-collections')).root
     const index = indexTree(root)

@@ -2,7 +2,7 @@
 // read beside the header word “From”, and a date key with no label takes the one date shown in
 // what appeared; two different dates stay a question.
 import { describe, expect, test } from 'bun:test'
-import { evidencedValues, labelMeansKey, meansDate } from '../../../src/builder/output-evidence.ts'
+import { evidencedValues, labelMeansKey, meansDate } from '../../../src/builder/outputs/output-evidence.ts'
 import type { UiElement } from '../../../src/protocol/elements.ts'
 
 let n = 0

@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { findMatches, indexTree, renderSelector, resolveSelector } from '../../../src/automation/index.ts'
-import { classifyEnding } from '../../../src/builder/classify.ts'
 import { generaliseText, leadSentence, outcomeSignature } from '../../../src/builder/generalise.ts'
-import { expectedReads, type OutputContext } from '../../../src/builder/outputs.ts'
-import { readPrompt } from '../../../src/builder/prompt.ts'
-import { submitScore } from '../../../src/builder/submit.ts'
+import { readPrompt } from '../../../src/builder/locate/prompt.ts'
+import { classifyEnding } from '../../../src/builder/observe/classify.ts'
+import { expectedReads, type OutputContext } from '../../../src/builder/outputs/outputs.ts'
+import { submitScore } from '../../../src/builder/submit/submit.ts'
 import type { Snapshot, UiElement } from '../../../src/protocol/elements.ts'
 
 // Recorded on Debian's phpLiteAdmin (snapshots/capture.ts phpliteadmin): the insert form filled

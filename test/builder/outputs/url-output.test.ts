@@ -2,9 +2,9 @@
 // words before it mean the key; a number in an address that did not change, or after other
 // words, is no evidence.
 import { describe, expect, test } from 'bun:test'
-import type { OutputContext } from '../../../src/builder/outputs.ts'
-import { readPrompt } from '../../../src/builder/prompt.ts'
-import { urlRead } from '../../../src/builder/url-output.ts'
+import { readPrompt } from '../../../src/builder/locate/prompt.ts'
+import type { OutputContext } from '../../../src/builder/outputs/outputs.ts'
+import { urlRead } from '../../../src/builder/outputs/url-output.ts'
 
 const ctx = (beforeUrl: string, afterUrl: string): OutputContext => ({
   ending: {

@@ -3,8 +3,8 @@
 // Snapshots: fossil's new-ticket and new-wiki-page forms, and common widget patterns, recorded
 // with the real browser driver (snapshots/capture.ts).
 import { describe, expect, test } from 'bun:test'
-import { assignFields } from '../../../src/builder/field-scores.ts'
 import { inputLeaves } from '../../../src/builder/input-leaves.ts'
+import { assignFields } from '../../../src/builder/map/field-scores.ts'
 import { readControls } from '../../../src/builder/screen.ts'
 import { mapOn, recorded, stepFor } from './helpers.ts'
 

@@ -1,8 +1,8 @@
 // Item 3 of issue 8: the inputs are the caller's values. Request headers are transport and never
 // candidates, unless the prompt or the sample's `expect` names one.
 import { describe, expect, test } from 'bun:test'
-import { screenFitness } from '../../../src/builder/field-scores.ts'
 import { headerNamed, inputLeaves, unusableKeys } from '../../../src/builder/input-leaves.ts'
+import { screenFitness } from '../../../src/builder/map/field-scores.ts'
 import { readControls } from '../../../src/builder/screen.ts'
 import { optionLabelled } from '../scripted-io.ts'
 import { mapOn, recorded, stepFor } from './helpers.ts'

@@ -3,8 +3,8 @@
 // (map_option), and the answer becomes the valueMap for live calls. Never the first option silently.
 import { describe, expect, test } from 'bun:test'
 import type { BuildRequest, DesktopPort } from '../../../src/builder/contract.ts'
-import { matchOption } from '../../../src/builder/option-match.ts'
-import { learnOptionWord } from '../../../src/builder/option-value-map.ts'
+import { matchOption } from '../../../src/builder/map/option-match.ts'
+import { learnOptionWord } from '../../../src/builder/map/option-value-map.ts'
 import { BuildSession } from '../../../src/builder/session.ts'
 import { optionLabelled, type Reply, scriptedIO } from '../scripted-io.ts'
 import { mapOn, recorded, stepFor } from './helpers.ts'

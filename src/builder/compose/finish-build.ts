@@ -1,0 +1,143 @@
+// The end of a first build, however its steps were found (explored, or shown by a person): the
+// ending the submit led to becomes the main path or a scenario, the outputs are read from it,
+// the automation is composed, and verified on the sample and every earlier one (DESIGN §4, 5–7).
+import type { AppSpec, Step } from '../../protocol/automation.ts'
+import type { UiElement, WindowInfo } from '../../protocol/elements.ts'
+import type { BuildResult, SampleSpec } from '../contract.ts'
+import { nameFromMessage, successName } from '../generalise.ts'
+import { type InputLeaf, textValues } from '../input-leaves.ts'
+import type { PromptReading } from '../locate/prompt.ts'
+import type { Ending } from '../observe/classify.ts'
+import type { Observation } from '../observe/observe.ts'
+import { askOutputs } from '../outputs/choose-outputs.ts'
+import { expectedReads, type OutputContext, readsForExpect } from '../outputs/outputs.ts'
+import { BuildFailure, type BuildSession } from '../session.ts'
+import { learnLateSignIn, splitSignIn } from '../sign-in/sign-in.ts'
+import { verify } from '../verify/verify.ts'
+import { branchStep, compose, dismissStep, type Plan, scenarioFor } from './compose.ts'
+
+export interface Finish {
+  window: WindowInfo
+  app: AppSpec
+  /** Every step between the launch and the submit: sign-in, the way to the form, the fills. */
+  prefix: Step[]
+  submit: Step
+  /** Where the sample's send began (before a confirmation or a preview's send). */
+  firstSend: Step
+  /** The send is an action in the record's own row: replays stop before it. */
+  sendsInRow: boolean
+  /** The screens before and after the submit; how long the app took, when the builder timed it. */
+  observed: Omit<Observation, 'elapsedMs'> & { elapsedMs?: number }
+  ending: Ending
+  reading: PromptReading
+  inputs: string[]
+  leaves: InputLeaf[]
+  submitLabel: string
+}
+
+export async function finishBuild(session: BuildSession, f: Finish): Promise<BuildResult> {
+  const { sample } = session.request
+  const { ending, observed, inputs, leaves, reading, submitLabel } = f
+  reportEnding(session, ending, observed.elapsedMs)
+  refuseOwnCollision(session, ending)
+
+  const launch: Step = { kind: 'launch', name: `Open “${f.window.title}”` }
+  await learnLateSignIn(session, f.app)
+  // The sign-in steps leave the path for the guarded prelude the runner performs on demand.
+  const { signIn, steps: prefix } = splitSignIn(session, f.prefix)
+  const plan: Plan = {
+    app: f.app,
+    ...(signIn ? { signIn } : {}),
+    prefix: [launch, ...prefix],
+    submit: f.submit,
+    wait: { name: 'Wait for the outcome', ...waitBudget(observed.elapsedMs ?? 0) },
+    success: [],
+    branches: [],
+    tail: [],
+    scenarios: [],
+    mainScenario: 'main',
+  }
+  const ctx: OutputContext = {
+    ending,
+    after: observed.after.root,
+    ...(observed.before.window.url ? { beforeUrl: observed.before.window.url } : {}),
+    ...(observed.after.window.url ? { afterUrl: observed.after.window.url } : {}),
+    inputs,
+    values: textValues(leaves),
+    reading,
+    submitLabel,
+  }
+  const expect = nonEmpty(sample.expect)
+  const expected = expect !== undefined && expectedReads(ctx, expect).missing.length === 0
+  let target: { scenario: string; outcome: 'success' | 'alternate' }
+  if (ending.kind === 'screen' || expected) {
+    const reads = expect ? await readsForExpect(session, ctx, expect) : await askOutputs(session, ctx)
+    const dismiss = dismissStep(ending, observed.after.root)
+    plan.success = [ending.condition]
+    plan.tail = dismiss ? [...reads, dismiss] : reads
+    plan.mainScenario = sample.scenarioName ?? ending.name ?? successName(ending.message, inputs)
+    target = { scenario: plan.mainScenario, outcome: 'success' }
+  } else {
+    const name = sample.scenarioName ?? ending.name ?? nameFromMessage(ending.message, inputs)
+    const scenario = scenarioFor(ending, observed.after.root, name, 'alternate', inputs)
+    plan.scenarios = [scenario]
+    plan.branches = [branchStep(scenario)]
+    target = { scenario: name, outcome: 'alternate' }
+    session.progress(
+      'compose',
+      `The sample ended in a message rather than a success; it becomes scenario “${name}”. A sample that succeeds will teach the main path.`,
+    )
+  }
+  const automation = compose(plan)
+  session.progress('compose', `Composed ${automation.steps.length} steps; main path “${plan.mainScenario}”`, {
+    steps: automation.steps.map((s) => s.name),
+    scenarios: automation.scenarios.map((s) => s.name),
+  })
+  const sendAt = plan.prefix.indexOf(f.firstSend)
+  const verified = await verify(session, automation, sample, target, {
+    after: observed.after,
+    submitIndex: plan.prefix.length,
+    ...(sendAt >= 0 && f.sendsInRow ? { sendIndex: sendAt } : {}),
+  })
+  return { ok: true, ...verified, scenario: target.scenario, outcome: target.outcome }
+}
+
+/**
+ * A sample an earlier build of this job already submitted: the app now holds its record, so a
+ * complaint ("already exists") is the builder's own doing and never becomes a scenario.
+ */
+export function refuseOwnCollision(session: BuildSession, ending: Ending): void {
+  if (!session.request.sample.submittedBefore || ending.kind === 'screen') return
+  throw new BuildFailure(
+    'ALREADY_SUBMITTED',
+    `The app answered “${ending.message}”, but an earlier build of this job already submitted this very sample, ` +
+      'so the app now holds its record and the complaint is about that. Teach again with new values ' +
+      '(or remove the sample with `deskhook jobs remove-sample`), or say `"resettable": true` in the envelope if the app is reset between runs.',
+  )
+}
+
+/** Says what the submit led to; `elapsedMs` is left out when nobody timed it (a demonstration). */
+export function reportEnding(session: BuildSession, ending: Ending, elapsedMs?: number): void {
+  const kinds = { dialog: 'a dialog', validation: 'a validation message', screen: 'a new screen state' }
+  session.progress(
+    'observe',
+    `The submit led to ${kinds[ending.kind]}: “${ending.message}”` +
+      (elapsedMs === undefined ? '' : ` (settled after ${elapsedMs} ms)`),
+    {
+      kind: ending.kind,
+      message: ending.message,
+      signature: ending.signature,
+      appeared: ending.appeared.slice(0, 12).map((e: UiElement) => `${e.role} “${e.name}”`),
+    },
+  )
+}
+
+export function nonEmpty(expect: SampleSpec['expect']): Record<string, unknown> | undefined {
+  return expect && Object.keys(expect).length > 0 ? expect : undefined
+}
+
+/** Apps that took long to answer get a proportionally longer wait than the runner's 10 s default. */
+export function waitBudget(elapsedMs: number): { timeoutMs?: number } {
+  const budget = Math.ceil((elapsedMs * 5) / 1000) * 1000
+  return budget > 10_000 ? { timeoutMs: Math.min(budget, 120_000) } : {}
+}

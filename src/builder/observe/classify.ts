@@ -1,0 +1,300 @@
+// Step 5 of a build, the judgement part: what the submit led to, read from the difference
+// between the screen before and after. A new modal dialog is a dialog ending (its message); a
+// control turning invalid or an error-like text next to the fields is a validation ending;
+// anything else that appeared (a status message, a heading, a table) is a new screen.
+import { indexTree, openDialogs } from '../../automation/index.ts'
+import type { Condition } from '../../protocol/automation.ts'
+import type { UiElement, UiRole } from '../../protocol/elements.ts'
+import { generaliseText, nameFromMessage, outcomeSignature } from '../generalise.ts'
+import type { InputLeaf } from '../input-leaves.ts'
+import { splitWords } from '../words.ts'
+import { appeared, counterpart, flaggedControls, within } from './ui-diff.ts'
+
+export type EndingKind = 'dialog' | 'validation' | 'screen'
+
+export interface Ending {
+  kind: EndingKind
+  /** What the ending says, as shown ("A customer with this email already exists"). */
+  message: string
+  /** The element showing the message in the after-snapshot, when one shows exactly it. */
+  messageElement?: UiElement
+  dialog?: UiElement
+  /** Everything that appeared, in screen order (for outputs). */
+  appeared: UiElement[]
+  /** A condition that holds on this ending in every run (numbers and input values generalised). */
+  condition: Condition
+  /** The ending with numbers and input values blanked: equal for equal outcomes. */
+  signature: string
+  /** A name for the outcome when its message is the record itself (a new row, a result): not derived from it. */
+  name?: string
+}
+
+const ERROR_WORDS = new Set(
+  "required invalid must error errors cannot can't missing please enter failed already wrong incorrect not exists too".split(
+    ' ',
+  ),
+)
+/** Words an app uses to say a submit worked. */
+const SUCCESS_WORDS = new Set(
+  'success successfully saved created added updated changed deleted sent submitted thank thanks'.split(' '),
+)
+const MESSAGE_ROLES = new Set<UiRole>(['status', 'alert'])
+const SCREEN_ROLES = new Set<UiRole>(['heading', 'table', 'list', 'group', 'form', 'tabpanel', 'dialog'])
+
+export function classifyEnding(
+  before: UiElement,
+  after: UiElement,
+  fields: UiElement[],
+  inputs: string[],
+  leaves: InputLeaf[] = [],
+): Ending | undefined {
+  const fresh = appeared(before, after)
+  const finish = (kind: EndingKind, message: string, element: UiElement | undefined, extra = {}): Ending => ({
+    kind,
+    message,
+    ...(element ? { messageElement: element } : {}),
+    ...extra,
+    appeared: fresh,
+    condition: conditionFor(kind, message, element, inputs, leaves),
+    signature: outcomeSignature(kind, message, inputs),
+  })
+
+  const known = new Set(openDialogs(before).map((d) => `${d.role}:${d.name}`))
+  const dialog = openDialogs(after).find((d) => !known.has(`${d.role}:${d.name}`))
+  if (dialog) {
+    const texts = indexTree(dialog).all.filter((e) => e.role === 'text' && e.name && e.name !== dialog.name)
+    const message = dialog.description || texts[0]?.name || dialog.name
+    const element = texts.find((t) => t.name === message)
+    // A message box's text may begin with its own title ("Error Cannot add an account…"): the
+    // scenario is named after the rest.
+    const titled =
+      dialog.name && message.startsWith(`${dialog.name} `) && message.length > dialog.name.length + 8
+    const name = titled ? nameFromMessage(message.slice(dialog.name.length + 1), inputs) : undefined
+    return finish('dialog', message, element, { dialog, ...(name ? { name } : {}) })
+  }
+
+  const containers = fieldContainers(after, fields)
+  const near = fresh.filter(
+    (e) =>
+      (e.role === 'text' || MESSAGE_ROLES.has(e.role)) &&
+      e.name.length <= 150 &&
+      containers.some((c) => within(after, c, e)),
+  )
+  const flagged = flaggedControls(before, after)
+  if (flagged.length > 0) {
+    const described = flagged.flatMap((f) => (f.newDescription ? [f.newDescription] : []))
+    const element = near.find((e) => described.some((d) => d.includes(e.name))) ?? near[0]
+    const message = element?.name ?? described[0] ?? `“${flagged[0]!.element.name}” is not accepted`
+    return finish('validation', message, element)
+  }
+  // The app saying it worked ("… was added successfully. You may add another below.") is a
+  // success even when it shows the blank form again beside it; only flagged fields outrank it.
+  const said = (e: UiElement) => splitWords(withoutInputs(e.name, inputs))
+  const praise = fresh.find(
+    (e) =>
+      (e.role === 'text' || MESSAGE_ROLES.has(e.role) || e.role === 'listitem') &&
+      e.name.length <= 300 &&
+      said(e).some((w) => SUCCESS_WORDS.has(w)) &&
+      !said(e).some((w) => ERROR_WORDS.has(w)),
+  )
+  if (praise) return finish('screen', praise.name, praise)
+  // What the sample itself typed is never evidence of an error: a preview that echoes the
+  // user's text ("… does not work") is not a complaint by the app.
+  const complaint = near.find((e) =>
+    splitWords(withoutInputs(e.name, inputs)).some((w) => ERROR_WORDS.has(w)),
+  )
+  if (complaint) return finish('validation', complaint.name, complaint)
+  // A page that reloads after the submit has no "next to the fields": an alert or status that
+  // appeared anywhere and complains ("A note with this title already exists") is the app saying no.
+  const alarm = fresh.find(
+    (e) =>
+      (MESSAGE_ROLES.has(e.role) || e.role === 'text') &&
+      e.name.length <= 200 &&
+      inAlert(after, e) &&
+      splitWords(withoutInputs(e.name, inputs)).some((w) => ERROR_WORDS.has(w)),
+  )
+  if (alarm) return finish('validation', alarm.name, alarm)
+
+  const index = indexTree(after)
+  const inMessage = (e: UiElement) =>
+    MESSAGE_ROLES.has(e.role) || [...ancestorsOf(index.parent, e)].some((a) => MESSAGE_ROLES.has(a.role))
+  const message =
+    fresh.find((e) => inMessage(e) && e.role !== 'link' && e.role !== 'button') ??
+    fresh.find((e) => e.role === 'heading') ??
+    fresh.find((e) => SCREEN_ROLES.has(e.role))
+  if (message) return finish('screen', message.name, message)
+  // A record dialog (a desktop app's "Add contact", a web app's modal form) that closed on its
+  // submit: the dialog going away is the ending every run shows; the row it added, if one did,
+  // is what it says. Its closing is the condition, since a row's values are the caller's own.
+  const closed = closedDialog(before, after, fields)
+  if (closed) {
+    const row = fresh.find((e) => ROW_ROLES.has(e.role))
+    const said = row?.name ?? `“${closed.name}” closed`
+    // Gone, with no alert in its place: a selector is present when its first fingerprint that
+    // matches anything does, so this one is absent only when neither the dialog nor an alert shows
+    // ("Cannot add an account, this name already exists" after the dialog closed is no success).
+    const condition: Condition = {
+      kind: 'disappears',
+      target: {
+        fingerprints: [
+          { by: 'role', role: closed.role, name: closed.name, match: 'exact' },
+          { by: 'role', role: 'alertdialog', name: '.*', match: 'regex' },
+        ],
+        description: `the “${closed.name}” ${closed.role} (or an alert in its place)`,
+      },
+    }
+    return {
+      kind: 'screen',
+      message: said,
+      ...(row ? { messageElement: row } : {}),
+      appeared: fresh,
+      condition,
+      signature: outcomeSignature('screen', `“${closed.name}” closed`, inputs),
+      name: `${closed.name} done`,
+    }
+  }
+  if (after.name !== before.name) return finish('screen', after.name, after)
+  const text = fresh.find((e) => e.role === 'text')
+  return text ? finish('screen', text.name, text) : undefined
+}
+
+const ROW_ROLES = new Set<UiRole>(['row', 'listitem', 'treeitem'])
+
+/**
+ * The modal dialog that closed on the submit, when the after-screen no longer shows it (paired by
+ * role and name: refs differ between snapshots). When several closed, the one holding the fields.
+ */
+function closedDialog(before: UiElement, after: UiElement, fields: UiElement[]): UiElement | undefined {
+  const open = new Set(openDialogs(after).map((d) => `${d.role}:${d.name}`))
+  const gone = openDialogs(before).filter((d) => d.name && !open.has(`${d.role}:${d.name}`))
+  if (gone.length <= 1) return gone[0]
+  // The fields are from the screen they were mapped on: their counterparts here say where they are.
+  const here = fields.flatMap((f) => counterpart(before, f) ?? [])
+  return gone.find((d) => here.some((f) => within(before, d, f)))
+}
+
+/** Containers of the fields in the after-snapshot, up to two levels up (their form and section). */
+function fieldContainers(after: UiElement, fields: UiElement[]): UiElement[] {
+  const index = indexTree(after)
+  const out = new Set<UiElement>()
+  for (const field of fields) {
+    const now = counterpart(after, field)
+    if (!now) continue
+    let parent = index.parent.get(now)
+    for (let level = 0; parent && level < 2; level++, parent = index.parent.get(parent)) out.add(parent)
+  }
+  return [...out]
+}
+
+function* ancestorsOf(parents: Map<UiElement, UiElement>, element: UiElement) {
+  for (let p = parents.get(element); p; p = parents.get(p)) yield p
+}
+
+/** A condition that recognises the ending: the dialog's text, the message's text, or the element appearing. */
+function conditionFor(
+  kind: EndingKind,
+  message: string,
+  element: UiElement | undefined,
+  inputs: string[],
+  leaves: InputLeaf[],
+): Condition {
+  const { pattern, match } = generaliseText(message, inputs, { lead: true })
+  if (kind === 'dialog') return { kind: 'dialog', text: pattern, match }
+  if (kind === 'screen' && element && SCREEN_ROLES.has(element.role)) {
+    // A heading that is the caller's value itself ("Release checklist" for the page
+    // "Release_checklist") is waited for as the next call's value, not as any heading at all.
+    const own = templateOf(message, leaves)
+    return {
+      kind: 'appears',
+      target: {
+        fingerprints: [
+          own
+            ? { by: 'role', role: element.role, name: own, match: 'exact' }
+            : {
+                by: 'role',
+                role: element.role,
+                name: pattern,
+                match: match === 'contains' ? 'exact' : match,
+              },
+        ],
+        description: `the “${message}” ${element.role}`,
+      },
+    }
+  }
+  return { kind: 'text', text: pattern, match }
+}
+
+/** `{{path}}` (or `{{path | spaces}}`) when the text is exactly one input value as the app shows it. */
+function templateOf(text: string, leaves: InputLeaf[]): string | undefined {
+  const shown = text.trim()
+  for (const leaf of leaves) {
+    if (typeof leaf.value !== 'string' || leaf.value.trim().length < 3) continue
+    if (leaf.value.trim() === shown) return `{{${leaf.path}}}`
+    if (leaf.value.includes('_') && leaf.value.trim().replaceAll('_', ' ') === shown)
+      return `{{${leaf.path} | spaces}}`
+  }
+  return undefined
+}
+
+/** The text with every input value the sample typed cut out (values of 3+ characters). */
+export function withoutInputs(text: string, inputs: string[]): string {
+  let out = text
+  for (const value of [...inputs].filter((v) => v.length >= 3).sort((a, b) => b.length - a.length))
+    out = out.split(value).join(' ')
+  return out
+}
+
+/** The element is an alert/status message or sits inside one. */
+function inAlert(root: UiElement, element: UiElement): boolean {
+  if (MESSAGE_ROLES.has(element.role)) return true
+  const index = indexTree(root)
+  for (let p = index.parent.get(element); p; p = index.parent.get(p))
+    if (MESSAGE_ROLES.has(p.role)) return true
+  return false
+}
+
+/**
+ * A search box that filters as it is typed into (a desktop app's contact or account filter): the
+ * submit changes nothing more, the results are already there. The ending is the result row that
+ * shows a searched value; its condition is that row (a cell showing the value), so a run waits
+ * for its own results, not for whatever the list showed before.
+ */
+export function resultsEnding(
+  after: UiElement,
+  searched: { path: string; value: string }[],
+  inputs: string[],
+): Ending | undefined {
+  const index = indexTree(after)
+  for (const { path, value } of searched) {
+    const want = value.trim().toLowerCase()
+    if (want.length < 2) continue
+    const cell = index.all.find(
+      (e) => (e.role === 'cell' || e.role === 'option') && e.name.trim().toLowerCase() === want,
+    )
+    const row =
+      (cell && [...ancestorsOf(index.parent, cell)].find((a) => ROW_ROLES.has(a.role))) ??
+      index.all.find((e) => ROW_ROLES.has(e.role) && e.name.toLowerCase().includes(want))
+    if (!row) continue
+    const condition: Condition = {
+      kind: 'appears',
+      target: {
+        fingerprints: [
+          cell
+            ? { by: 'text', text: `{{${path}}}`, role: cell.role, match: 'exact' }
+            : { by: 'text', text: `{{${path}}}`, role: row.role, match: 'contains' },
+        ],
+        description: `a result showing the “${path}” searched for`,
+      },
+    }
+    return {
+      kind: 'screen',
+      message: row.name,
+      messageElement: row,
+      appeared: indexTree(row).all.filter((e) => e.name.trim() !== ''),
+      condition,
+      signature: outcomeSignature('screen', 'a result row showing the value searched for', inputs),
+      name: 'Found',
+    }
+  }
+  return undefined
+}

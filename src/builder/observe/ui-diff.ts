@@ -1,0 +1,77 @@
+// What changed between two snapshots of one window. Refs differ between snapshots, so elements
+// are paired by what a person sees (role and name) or by automationId, never by ref.
+import { indexTree } from '../../automation/index.ts'
+import type { UiElement, UiRole } from '../../protocol/elements.ts'
+
+const keyOf = (e: UiElement) => `${e.role}\u0000${e.name}`
+
+/** Named elements of `after` that `before` did not show (as many times), in screen order. */
+export function appeared(before: UiElement, after: UiElement): UiElement[] {
+  const counts = new Map<string, number>()
+  for (const e of indexTree(before).all) counts.set(keyOf(e), (counts.get(keyOf(e)) ?? 0) + 1)
+  const out: UiElement[] = []
+  for (const e of indexTree(after).all) {
+    if (e === after || e.name.trim() === '') continue
+    const left = counts.get(keyOf(e)) ?? 0
+    if (left > 0) counts.set(keyOf(e), left - 1)
+    else out.push(e)
+  }
+  return out
+}
+
+/** The element of `root` that stands for `element` of another snapshot. */
+export function counterpart(root: UiElement, element: UiElement): UiElement | undefined {
+  const all = indexTree(root).all
+  if (element.automationId) {
+    const byId = all.filter((e) => e.automationId === element.automationId && e.role === element.role)
+    if (byId.length === 1) return byId[0]
+  }
+  const byName = all.filter((e) => e.role === element.role && e.name === element.name)
+  return byName.length === 1 ? byName[0] : undefined
+}
+
+export interface ControlChange {
+  element: UiElement
+  /** Description text that is new (a validation message linked to the control). */
+  newDescription?: string
+}
+
+/** What a person fills in: only these can be flagged invalid (a link's tooltip is no complaint). */
+const FIELD_ROLES = new Set<UiRole>([
+  'textbox',
+  'combobox',
+  'listbox',
+  'checkbox',
+  'radio',
+  'spinbutton',
+  'switch',
+  'slider',
+])
+
+/** Controls that turned invalid or gained description text between the two snapshots. */
+export function flaggedControls(before: UiElement, after: UiElement): ControlChange[] {
+  const out: ControlChange[] = []
+  for (const element of indexTree(after).all) {
+    if (!FIELD_ROLES.has(element.role)) continue
+    const earlier = counterpart(before, element)
+    if (!earlier) continue
+    const turnedInvalid = element.states.includes('invalid') && !earlier.states.includes('invalid')
+    const added = addedText(earlier.description ?? '', element.description ?? '')
+    if (turnedInvalid || added) out.push(added ? { element, newDescription: added } : { element })
+  }
+  return out
+}
+
+/** The part of `now` that `was` did not contain ("Email is required Used for…" minus "Used for…"). */
+function addedText(was: string, now: string): string | undefined {
+  if (!now || now === was) return undefined
+  const rest = was ? now.replace(was, '').trim() : now
+  return rest || undefined
+}
+
+/** Whether `element` sits inside `container` (or is it). */
+export function within(root: UiElement, container: UiElement, element: UiElement): boolean {
+  const index = indexTree(root)
+  for (let e: UiElement | undefined = element; e; e = index.parent.get(e)) if (e === container) return true
+  return false
+}

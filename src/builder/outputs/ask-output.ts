@@ -1,0 +1,177 @@
+// The outputs stage's question (docs/builder.md, "Outputs"): a key of `expect` that nothing on the
+// screen evidences is asked about. The person picks one of the values that appeared, or points at
+// the value (or the list) on the screen; "none of these" leads to pointing. Nothing is guessed.
+import { indexTree } from '../../automation/index.ts'
+import type { UiElement, UiRole } from '../../protocol/elements.ts'
+import { askOnScreen, askToPoint } from '../ask/pointing.ts'
+import { escapeRegex, extractPattern, generaliseText, idLikeTokens } from '../generalise.ts'
+import { designPlaceSelector, designTextSelector } from '../selector-design.ts'
+import type { BuildSession } from '../session.ts'
+import { compact } from '../words.ts'
+import { keyed, labelValuePairs } from './label-values.ts'
+import {
+  exactRead,
+  isTypeSpec,
+  listExpected,
+  type OutputContext,
+  ownRowColumn,
+  type ReadStep,
+} from './outputs.ts'
+
+const CONTROLS = new Set<UiRole>(['button', 'textbox', 'combobox', 'option', 'checkbox', 'radio', 'menuitem'])
+const COLLECTIONS = new Set<UiRole>(['table', 'list', 'listbox', 'tree'])
+const MAX_OPTIONS = 10
+
+interface Candidate {
+  element: UiElement
+  token: string
+  label: string
+  extract?: string
+}
+
+/** A read step for `key` chosen or pointed at by the person, or undefined when they cannot. */
+export async function askForOutput(
+  session: BuildSession,
+  ctx: OutputContext,
+  key: string,
+  expected: unknown,
+): Promise<ReadStep | undefined> {
+  if (listExpected(expected)) {
+    session.progress('outputs', `No list on the screen is clearly “${key}”; asking to point at it`)
+    const pointed = await askToPoint(
+      session,
+      `Point at the list (a table, or its first row) that “${key}” should return, on the screen after “${ctx.submitLabel}”.`,
+    )
+    return pointed && listRead(pointed.snapshot.root, pointed.element, key)
+  }
+  const literal = !isTypeSpec(expected)
+  const candidates = literal ? [] : valuesShown(ctx)
+  if (candidates.length) {
+    session.progress(
+      'outputs',
+      `No label or text after “${ctx.submitLabel}” names “${key}”; asking which value it is`,
+      { candidates: candidates.map((c) => c.label) },
+    )
+    const answer = await askOnScreen(session, {
+      kind: 'choose_outputs',
+      text: `Which value shown after “${ctx.submitLabel}” should the job return as “${key}”? Nothing there is labelled like it.`,
+      options: candidates.map((c, i) => ({ value: String(i), label: c.label })),
+      multiple: false,
+    })
+    if (answer.kind === 'option') {
+      const chosen = candidates[Number(answer.value)]
+      if (chosen) return candidateRead(ctx, key, chosen)
+    }
+    if (answer.kind === 'point') return pointedRead(ctx, answer.snapshot.root, answer.element, key, expected)
+  }
+  const text = literal
+    ? `The sample expects “${String(expected)}” for “${key}”, but the screen after “${ctx.submitLabel}” does not show it where I can find it. Point at where it is shown.`
+    : `Point at the value that the job should return as “${key}” on the screen after “${ctx.submitLabel}”.`
+  const pointed = await askToPoint(session, text)
+  return pointed && pointedRead(ctx, pointed.snapshot.root, pointed.element, key, expected)
+}
+
+/** Labelled values and id-like tokens that appeared, each once, as the options of the question. */
+function valuesShown(ctx: OutputContext): Candidate[] {
+  const isInput = (text: string) => ctx.inputs.some((v) => compact(v) === compact(text))
+  const fresh = new Set(ctx.ending.appeared)
+  const out: Candidate[] = []
+  const seen = new Set<string>()
+  for (const pair of keyed(labelValuePairs(ctx.after, fresh))) {
+    if (isInput(pair.value) || seen.has(compact(pair.value))) continue
+    seen.add(compact(pair.value))
+    out.push({
+      element: pair.element,
+      token: pair.value,
+      label: `${pair.label}: ${pair.value}`,
+      ...(pair.extract ? { extract: pair.extract } : {}),
+    })
+  }
+  for (const element of ctx.ending.appeared) {
+    if (CONTROLS.has(element.role)) continue
+    for (const token of idLikeTokens(element.name)) {
+      if (isInput(token) || seen.has(compact(token))) continue
+      seen.add(compact(token))
+      out.push({ element, token, label: `${token} (in “${element.name.slice(0, 80)}”)` })
+    }
+  }
+  return out.slice(0, MAX_OPTIONS)
+}
+
+function candidateRead(ctx: OutputContext, key: string, c: Candidate): ReadStep {
+  const whole = c.element.name.trim() === c.token
+  if (whole && !c.extract) {
+    const place = designPlaceSelector(ctx.after, c.element, `the value “${c.token}”`)
+    return {
+      kind: 'read',
+      name: `Read “${key}”`,
+      target: ownRowColumn(ctx, c.element, place) ?? place,
+      into: key,
+    }
+  }
+  const { pattern } = generaliseText(c.element.name, ctx.inputs)
+  return {
+    kind: 'read',
+    name: `Read “${key}”`,
+    target: designTextSelector(
+      ctx.after,
+      c.element,
+      { pattern, match: 'regex' },
+      `the text “${c.element.name}”`,
+    ),
+    into: key,
+    extract: c.extract ?? extractPattern(c.element.name, c.token, ctx.inputs),
+  }
+}
+
+/** The pointed element read whole; a literal inside a longer text is taken out of it. */
+function pointedRead(
+  ctx: OutputContext,
+  root: UiElement,
+  element: UiElement,
+  key: string,
+  expected: unknown,
+): ReadStep | undefined {
+  const here = { ...ctx, after: root }
+  if (!isTypeSpec(expected)) {
+    // The literal, found in what was pointed at (or around it), is the evidence.
+    const step = exactRead(
+      { ...here, ending: { ...ctx.ending, appeared: [element, ...indexTree(element).all] } },
+      key,
+      expected,
+    )
+    if (step) return step
+  }
+  const shown = element.name || element.value || ''
+  if (!shown.trim()) return undefined
+  const place = designPlaceSelector(root, element, `the value pointed at (“${shown.slice(0, 60)}”)`)
+  return {
+    kind: 'read',
+    name: `Read “${key}”`,
+    target: ownRowColumn(here, element, place) ?? place,
+    into: key,
+    ...(isTypeSpec(expected) &&
+    element.name &&
+    idLikeTokens(element.name).length === 1 &&
+    element.name.trim() !== idLikeTokens(element.name)[0]
+      ? { extract: extractPattern(element.name, idLikeTokens(element.name)[0]!, ctx.inputs) }
+      : {}),
+  }
+}
+
+/** The table or list around what was pointed at, read as rows. */
+function listRead(root: UiElement, element: UiElement, key: string): ReadStep | undefined {
+  const index = indexTree(root)
+  let list: UiElement | undefined = element
+  while (list && !COLLECTIONS.has(list.role)) list = index.parent.get(list)
+  if (!list) return undefined
+  return {
+    kind: 'read',
+    name: `Read the list “${key}”`,
+    target: designPlaceSelector(root, list, `the ${list.role} pointed at`),
+    source: 'rows',
+    into: key,
+  }
+}
+
+export { escapeRegex }

@@ -1,0 +1,408 @@
+// List outputs: which collection on the screen the job ends on holds the rows (a table or grid,
+// a list, a run of like cards), and how each row becomes an object. Chosen by evidence only: it
+// appeared after the submit, is not site chrome, shows the sample's values or sits under words
+// that mean the key, and, given an example list, shows every example item. Two collections with
+// the same evidence are a question, never a pick.
+import { indexTree } from '../../automation/index.ts'
+import {
+  cardItems,
+  cellsOf,
+  listItems,
+  partsOf,
+  partValue,
+  tableLayout,
+  textOf,
+} from '../../automation/read-rows.ts'
+import { collapse, foldWord } from '../../automation/text-match.ts'
+import type { CardRun, RowPart, Selector, Step } from '../../protocol/automation.ts'
+import type { UiElement, UiRole } from '../../protocol/elements.ts'
+import { filtersBy } from '../explore/filter-route.ts'
+import { designPlaceSelector } from '../selector-design.ts'
+import { camelKey, stems } from '../words.ts'
+import type { OutputContext } from './outputs.ts'
+
+type RowsStep = Extract<Step, { kind: 'read' }> & { target: Selector }
+
+/** `{"$type": "array"}` or a literal array: the output is a list (search results, table rows). */
+export function listExpected(value: unknown): boolean {
+  return (
+    Array.isArray(value) ||
+    (typeof value === 'object' && value !== null && (value as { $type?: unknown }).$type === 'array')
+  )
+}
+
+/** How a collection's rows become objects: the read step's `columns`, `parts`, `cards`, `pluck`. */
+export interface RowMapping {
+  columns?: Record<string, string>
+  parts?: Record<string, RowPart>
+  pluck?: string
+}
+
+export interface Collection extends RowMapping {
+  element: UiElement
+  kind: 'table' | 'list' | 'cards'
+  cards?: CardRun
+  selector: Selector
+  /** Why this collection may be the output, in words a question can show. */
+  evidence: string[]
+  score: number
+  rows: number
+}
+
+const norm = (text: string) => collapse(text).toLowerCase()
+const LISTS = new Set<UiRole>(['list', 'listbox', 'tree'])
+const CHROME_ROLES = new Set<UiRole>(['menu', 'menubar', 'tablist', 'toolbar'])
+/** Names and ids of site chrome (the driver keeps landmarks as named or identified containers). */
+const CHROME_WORDS =
+  /menu|nav(bar|igation|\b|[_-]|$)|sidebar|side-bar|toolbar|breadcrumb|footer|banner|masthead/i
+/** Roles that are pieces of a card, never a card themselves. */
+const NOT_CARDS = new Set<UiRole>(['heading', 'link', 'text', 'cell', 'rowheader', 'columnheader', 'row'])
+/** Collections and controls of their own, never one card of a run. */
+const NOT_A_CARD = new Set<UiRole>([
+  ...NOT_CARDS,
+  'list',
+  'listbox',
+  'tree',
+  'table',
+  'form',
+  ...CHROME_ROLES,
+])
+/** A count, not a list: "3 results", "(12)", "1 row". */
+const COUNT = /^\(?\d[\d,.\s]*\)?(\s+\p{L}+){0,2}\s*[.:)]?$/u
+
+interface Found {
+  element: UiElement
+  kind: Collection['kind']
+  cards?: CardRun
+  /** Each row or card as the elements it is made of. */
+  items: UiElement[][]
+  headers: string[]
+}
+
+/**
+ * Every collection on the ending's screen that may hold the list `key`, best first, each with
+ * its evidence and how its rows map to objects. With `example` (the sample's list), a collection
+ * counts only when it shows every example item, and its mapping comes from where it shows them.
+ */
+export function findCollections(ctx: OutputContext, key: string, example?: readonly unknown[]): Collection[] {
+  const index = indexTree(ctx.after)
+  const fresh = new Set(ctx.ending.appeared)
+  const values = ctx.inputs.map(norm).filter((v) => v.length >= 2)
+  const keyStems = stems(key)
+  const found = collectionsIn(ctx.after).filter((c) => !inChrome(index, c.element))
+  const nested = (c: Found) =>
+    found.some(
+      (outer) =>
+        outer !== c &&
+        outer.items.length >= 2 &&
+        outer.items.some((item) => item.some((e) => e !== c.element && indexTree(e).all.includes(c.element))),
+    )
+  const out: Collection[] = []
+  for (const c of found) {
+    if (nested(c)) continue
+    const texts = c.items.map((item) => norm(item.map(textOf).join(' ')))
+    if (texts.every((t) => t === '' || COUNT.test(t))) continue
+    const newRows = c.items.filter((item) =>
+      item.some((e) => indexTree(e).all.some((d) => fresh.has(d))),
+    ).length
+    const mapping = example?.length ? mapExample(c, key, example) : defaultMapping(c)
+    if (!mapping) continue
+    // Cards are titled by the heading before the first card (their container may hold it).
+    const heading = headingBefore(index.all, c.kind === 'cards' ? c.items[0]![0]! : c.element)
+    const evidence: string[] = []
+    let score = 0
+    if (example?.length) {
+      evidence.push(`shows every item of the example (${example.length})`)
+      score += 8
+    }
+    if (newRows > 0) {
+      evidence.push(`${newRows} of its ${c.items.length} rows appeared after the submit`)
+      score += 1
+    }
+    // A link that filters by the sample's value ("Back room" → `?location=Back+room`) offers the
+    // value as a choice; it is no row showing it.
+    const shown = c.items.map((item, i) => withoutFilters(texts[i]!, item, ctx))
+    if (shown.some((t) => values.some((v) => t.includes(v)))) {
+      evidence.push('its rows show the sample’s values')
+      score += 4
+    }
+    const named = stems(`${c.element.name} ${heading}`).some((w) => keyStems.some((k) => w.startsWith(k)))
+    if (named) {
+      evidence.push(`its heading “${heading || c.element.name}” names “${key}”`)
+      score += 2
+    }
+    // A table's column named like the key ("Title" for `titles`) is the list the key asks for.
+    const column = example?.length
+      ? undefined
+      : c.headers.find(
+          (h) => h !== '' && stems(h).some((w) => keyStems.some((k) => k.startsWith(w) || w.startsWith(k))),
+        )
+    const plucked =
+      column && mapping.columns
+        ? Object.keys(mapping.columns).find((k) => mapping.columns![k] === column)
+        : undefined
+    if (plucked) {
+      evidence.push(`its column “${column}” names “${key}”`)
+      score += 2
+      mapping.pluck = plucked
+    }
+    // A search that narrows a list shows nothing new: its rows must then show what was asked.
+    if (score === 0) continue
+    const what = c.kind === 'table' ? 'table' : c.kind === 'cards' ? 'cards' : 'list'
+    const description = heading ? `the ${what} under “${heading}”` : `the ${what} of results`
+    const selector: Selector =
+      c.element === ctx.after
+        ? // Cards straight in the window (their wrappers dissolved): the window is the collection.
+          { fingerprints: [{ by: 'role', role: c.element.role, name: '.*', match: 'regex' }], description }
+        : designPlaceSelector(ctx.after, c.element, description)
+    out.push({
+      element: c.element,
+      kind: c.kind,
+      ...(c.cards ? { cards: c.cards } : {}),
+      ...mapping,
+      selector,
+      evidence,
+      score,
+      rows: c.items.length,
+    })
+  }
+  return out.sort((a, b) => b.score - a.score)
+}
+
+/**
+ * A list output reads the one collection the evidence points to; none, or two with the same
+ * evidence, is undefined (the caller asks, offering `findCollections`).
+ */
+export function rowsRead(ctx: OutputContext, key: string, expected?: unknown): RowsStep | undefined {
+  const example = Array.isArray(expected) ? expected : undefined
+  const [best, next] = findCollections(ctx, key, example)
+  if (!best || (next && next.score === best.score)) return undefined
+  return {
+    kind: 'read',
+    name: `Read the list “${key}”`,
+    target: best.selector,
+    source: 'rows',
+    into: key,
+    ...(best.columns ? { columns: best.columns } : {}),
+    ...(best.parts ? { parts: best.parts } : {}),
+    ...(best.cards ? { cards: best.cards } : {}),
+    ...(best.pluck ? { pluck: best.pluck } : {}),
+  }
+}
+
+/** Tables and grids, lists, and runs of like cards (as children, or flat runs of parts). */
+function collectionsIn(root: UiElement): Found[] {
+  const out: Found[] = []
+  for (const element of indexTree(root).all) {
+    if (element.role === 'table') {
+      const { headers, rows } = tableLayout(element)
+      if (rows.length) out.push({ element, kind: 'table', items: rows.map((r) => [r]), headers })
+    } else if (LISTS.has(element.role)) {
+      const items = listItems(element)
+      if (items.length) out.push({ element, kind: 'list', items: items.map((i) => [i]), headers: [] })
+    } else if (!NOT_CARDS.has(element.role) && element.children.length >= 2) {
+      const cards = cardRun(element)
+      if (cards) out.push({ element, kind: 'cards', cards, items: cardItems(element, cards), headers: [] })
+    }
+  }
+  return out
+}
+
+/**
+ * Children that are cards: two or more of one role with the same sequence of parts, holding a
+ * title (heading or link) and more; else flat runs that start at a heading, link or row header
+ * and repeat the same sequence of roles.
+ */
+function cardRun(element: UiElement): CardRun | undefined {
+  const shape = (item: UiElement[]) =>
+    partsOf(item)
+      .map((p) => p.role)
+      .join(' ')
+  const titled = (s: string) => /\b(heading|link|rowheader)\b/.test(s) && s.includes(' ')
+  const counts = new Map<string, number>()
+  for (const child of element.children) {
+    if (NOT_A_CARD.has(child.role) || child.children.length === 0) continue
+    const s = `${child.role}|${shape([child])}`
+    counts.set(s, (counts.get(s) ?? 0) + 1)
+  }
+  const [top] = [...counts].sort((a, b) => b[1] - a[1])
+  if (top && top[1] >= 2 && titled(top[0].split('|')[1]!)) return { role: top[0].split('|')[0] as UiRole }
+  for (const role of ['heading', 'rowheader', 'link'] as const) {
+    const run: CardRun = { role, flat: true }
+    const items = cardItems(element, run)
+    if (items.length < 2) continue
+    const first = items[0]!.map((e) => e.role).join(' ')
+    const same = items.every((item, i) => {
+      const roles = item.map((e) => e.role).join(' ')
+      return i === items.length - 1 ? first.startsWith(roles) : roles === first
+    })
+    if (same && items[0]!.length >= 2 && titled(shape(items[0]!))) return run
+  }
+  return undefined
+}
+
+/** An item's text without the links in it that filter by one of the sample's values. */
+function withoutFilters(text: string, item: UiElement[], ctx: OutputContext): string {
+  let out = text
+  for (const e of item.flatMap((i) => indexTree(i).all))
+    if (
+      e.role === 'link' &&
+      ctx.values?.some((v) => filtersBy(e, v.path.split('.').at(-1)!, v.value, ctx.afterUrl))
+    )
+      out = out.replace(norm(e.name), '')
+  return out
+}
+
+function inChrome(index: ReturnType<typeof indexTree>, element: UiElement): boolean {
+  for (let a: UiElement | undefined = element; a; a = index.parent.get(a)) {
+    if (CHROME_ROLES.has(a.role)) return true
+    if (a.role === 'generic' && CHROME_WORDS.test(`${a.name} ${a.automationId ?? ''}`)) return true
+  }
+  return false
+}
+
+/** The text of the nearest heading before `element` in screen order. */
+function headingBefore(all: UiElement[], element: UiElement): string {
+  const at = all.indexOf(element)
+  for (let i = at - 1; i >= 0; i--) if (all[i]!.role === 'heading') return all[i]!.name
+  return ''
+}
+
+/** Where a row shows text: each cell whole and the parts inside it; a card's parts by role. */
+function partsShown(c: Found, item: UiElement[]): { part: RowPart; text: string }[] {
+  const byRole = (elements: readonly UiElement[], cell?: number) => {
+    const seen = new Map<UiRole, number>()
+    return partsOf(elements).map((p) => {
+      const nth = (seen.get(p.role) ?? 0) + 1
+      seen.set(p.role, nth)
+      const part: RowPart = { ...(cell ? { cell } : {}), role: p.role, nth }
+      return { part, text: textOf(p) }
+    })
+  }
+  if (c.kind !== 'table') return byRole(item)
+  return cellsOf(item[0]!).flatMap((cell, i) => [
+    { part: { cell: i + 1 }, text: textOf(cell) },
+    ...byRole(cell.children, i + 1),
+  ])
+}
+
+/**
+ * Keys from the example: each example item must be one row (every field equal to one of its
+ * cells or parts); a key goes to the cell or part that shows its value in every example item.
+ * An example list of strings is one key, read alone (`pluck`).
+ */
+function mapExample(c: Found, key: string, example: readonly unknown[]): RowMapping | undefined {
+  const strings = example.every((e) => typeof e !== 'object' || e === null)
+  const wanted: Record<string, string>[] = example.map((e) =>
+    strings
+      ? { [key]: String(e) }
+      : Object.fromEntries(
+          Object.entries(e as object)
+            .filter(([, v]) => v !== null && typeof v !== 'object')
+            .map(([k, v]) => [k, String(v)]),
+        ),
+  )
+  if (wanted.some((w) => Object.keys(w).length === 0)) return undefined
+  const options = new Map<string, Set<string>>()
+  for (const item of wanted) {
+    const seen = new Map<string, Set<string>>()
+    for (const row of c.items) {
+      const shown = partsShown(c, row)
+      const where = Object.entries(item).map(([k, v]) => [
+        k,
+        shown.filter((s) => norm(s.text) === norm(v)).map((s) => JSON.stringify(s.part)),
+      ])
+      if (where.some(([, parts]) => parts!.length === 0)) continue
+      for (const [k, parts] of where) for (const p of parts as string[]) add(seen, k as string, p)
+    }
+    if (seen.size === 0) return undefined
+    for (const [k, parts] of seen)
+      options.set(k, options.has(k) ? new Set([...options.get(k)!].filter((p) => parts.has(p))) : parts)
+  }
+  const parts: Record<string, RowPart> = {}
+  for (const [k, set] of options) {
+    const [first] = [...set].sort((a, b) => preference(c, k, a) - preference(c, k, b))
+    if (!first) return undefined
+    parts[k] = JSON.parse(first) as RowPart
+  }
+  return { ...byHeader(c, parts), ...(strings ? { pluck: key } : {}) }
+}
+
+function add(map: Map<string, Set<string>>, key: string, value: string) {
+  const set = map.get(key) ?? new Set<string>()
+  set.add(value)
+  map.set(key, set)
+}
+
+/** Lower is better: a whole cell under a header naming the key, then a whole cell, then a part. */
+function preference(c: Found, key: string, part: string): number {
+  const p = JSON.parse(part) as RowPart
+  const header = p.cell ? (c.headers[p.cell - 1] ?? '') : ''
+  const named = stems(header).some((w) => stems(key).includes(w))
+  return (named ? 0 : 2) + (p.role ? 1 : 0) + (p.nth ?? 0) / 100
+}
+
+/** Whole cells under a header of their own are read by header text (columns move less than positions). */
+function byHeader(c: Found, parts: Record<string, RowPart>): RowMapping {
+  const columns: Record<string, string> = {}
+  const rest: Record<string, RowPart> = {}
+  const cells = c.items[0] ? cellsOf(c.items[0][0]!).length : 0
+  for (const [key, part] of Object.entries(parts)) {
+    const header =
+      part.cell && !part.role && cells === c.headers.length ? c.headers[part.cell - 1] : undefined
+    const unique = header && c.headers.filter((h) => foldWord(h) === foldWord(header)).length === 1
+    if (header && unique) columns[key] = header
+    else rest[key] = part
+  }
+  return {
+    ...(Object.keys(columns).length ? { columns } : {}),
+    ...(Object.keys(rest).length ? { parts: rest } : {}),
+  }
+}
+
+/**
+ * Without an example: a table's columns keyed by their headers in camelCase ("Last name" →
+ * lastName), or by position (column3) without a header row; columns of checkboxes or empty in
+ * every row are left out. Lists give `{text, href}` and cards `{title, href, text}` (read-rows.ts).
+ */
+function defaultMapping(c: Found): RowMapping {
+  if (c.kind !== 'table') return {}
+  const width = Math.max(...c.items.map((item) => cellsOf(item[0]!).length))
+  const useful = (i: number) =>
+    c.items.some((item) => {
+      const cell = cellsOf(item[0]!)[i]
+      return !!cell && partValue(item, { cell: i + 1 }) !== '' && !controlOnly(cell)
+    })
+  const keys = new Set<string>()
+  const named = (base: string) => {
+    let key = base
+    for (let n = 2; keys.has(key); n++) key = `${base}${n}`
+    keys.add(key)
+    return key
+  }
+  if (c.headers.length === width && c.headers.some((h) => h !== '')) {
+    const columns: Record<string, string> = {}
+    c.headers.forEach((header, i) => {
+      if (
+        header !== '' &&
+        useful(i) &&
+        c.headers.filter((h) => foldWord(h) === foldWord(header)).length === 1
+      )
+        columns[named(camelKey(header))] = header
+    })
+    return { columns }
+  }
+  const parts: Record<string, RowPart> = {}
+  for (let i = 0; i < width; i++)
+    if (useful(i)) parts[named(c.headers[i] ? camelKey(c.headers[i]!) : `column${i + 1}`)] = { cell: i + 1 }
+  return { parts }
+}
+
+/** A cell that only holds a control (a row's selection checkbox, an actions button). */
+function controlOnly(cell: UiElement): boolean {
+  const all = indexTree(cell).all.filter((e) => e !== cell)
+  return (
+    all.some((e) => e.role === 'checkbox' || e.role === 'radio' || e.role === 'button') &&
+    partsOf(cell.children).length === 0
+  )
+}

@@ -1,0 +1,86 @@
+// Label/value pairs a screen shows after a submit: a details table (row header → cell), a
+// one-row table (column header → cell), "Label: value" texts and read-only fields. They are the
+// candidates for a job's outputs when the sample did not say what to return.
+import { indexTree } from '../../automation/index.ts'
+import type { UiElement } from '../../protocol/elements.ts'
+import { escapeRegex } from '../generalise.ts'
+import { camelKey } from '../words.ts'
+
+export interface LabelValue {
+  label: string
+  value: string
+  /** The element showing the value. */
+  element: UiElement
+  /** Output key from the label ("Customer ID" → customerId). */
+  key: string
+  /** For "Label: value" texts: the regex that takes the value out of the text. */
+  extract?: string
+}
+
+const HEADER_ROLES = new Set(['rowheader', 'columnheader'])
+
+/**
+ * Pairs whose value element appeared with the submit (it, or the table holding it, is among
+ * `fresh`), in screen order.
+ */
+export function labelValuePairs(root: UiElement, fresh: ReadonlySet<UiElement>): Omit<LabelValue, 'key'>[] {
+  const index = indexTree(root)
+  const isFresh = (element: UiElement) => {
+    for (let e: UiElement | undefined = element; e; e = index.parent.get(e)) if (fresh.has(e)) return true
+    return false
+  }
+  const pairs: Omit<LabelValue, 'key'>[] = []
+  for (const element of index.all) {
+    if (element.role === 'row') pairs.push(...rowPair(element))
+    else if (element.role === 'table') pairs.push(...singleRowTable(element))
+    else if (element.role === 'text' && isFresh(element)) {
+      const colon = /^([^:]{1,40}):\s+(.{1,200})$/.exec(element.name)
+      if (colon)
+        pairs.push({
+          label: colon[1]!.trim(),
+          value: colon[2]!.trim(),
+          element,
+          extract: `^${escapeRegex(colon[1]!)}:\\s*(.+)$`,
+        })
+    } else if (
+      (element.role === 'textbox' || element.role === 'combobox') &&
+      element.states.includes('readonly') &&
+      element.name &&
+      element.value
+    )
+      pairs.push({ label: element.name, value: element.value, element })
+  }
+  const seen = new Set<string>()
+  return pairs.filter((p) => isFresh(p.element) && p.value !== '' && !seen.has(p.label) && seen.add(p.label))
+}
+
+/** A details row: a header (or a text) followed by the value cell. */
+function rowPair(row: UiElement): Omit<LabelValue, 'key'>[] {
+  const [head, cell] = row.children
+  if (row.children.length !== 2 || !head || !cell || cell.role !== 'cell') return []
+  if (!HEADER_ROLES.has(head.role) && head.role !== 'text') return []
+  return head.name ? [{ label: head.name, value: cell.name, element: cell }] : []
+}
+
+/** A table with a header row and exactly one data row: column header → cell. */
+function singleRowTable(table: UiElement): Omit<LabelValue, 'key'>[] {
+  const rows = indexTree(table).all.filter((e) => e.role === 'row')
+  const header = rows.find((r) => r.children.length > 0 && r.children.every((c) => c.role === 'columnheader'))
+  const data = rows.filter((r) => r !== header && r.children.every((c) => c.role === 'cell'))
+  if (!header || data.length !== 1) return []
+  return header.children.flatMap((h, i) => {
+    const cell = data[0]!.children[i]
+    return cell && h.name ? [{ label: h.name, value: cell.name, element: cell }] : []
+  })
+}
+
+/** Gives each pair a unique output key. */
+export function keyed(pairs: Omit<LabelValue, 'key'>[]): LabelValue[] {
+  const used = new Map<string, number>()
+  return pairs.map((pair) => {
+    const base = camelKey(pair.label)
+    const count = (used.get(base) ?? 0) + 1
+    used.set(base, count)
+    return { ...pair, key: count === 1 ? base : `${base}${count}` }
+  })
+}

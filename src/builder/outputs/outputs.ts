@@ -1,0 +1,374 @@
+// Step 6 of a build: what the job returns, as `read` steps on the screen the submit led to,
+// from the sample's `expect`: a generated value ({"$type": "string"}) is found by its shape (it
+// has digits) and the key's words around it; an exact value by its text. Without `expect`, see
+// choose-outputs.ts.
+import { indexTree, renderSelector, resolveSelector } from '../../automation/index.ts'
+import { collapse } from '../../automation/text-match.ts'
+import type { Fingerprint, Selector, Step } from '../../protocol/automation.ts'
+import type { UiElement, UiRole } from '../../protocol/elements.ts'
+import { escapeRegex, extractPattern, generaliseText } from '../generalise.ts'
+import type { PromptReading } from '../locate/prompt.ts'
+import type { Ending } from '../observe/classify.ts'
+import { designPlaceSelector, designTextSelector } from '../selector-design.ts'
+import { BuildFailure, type BuildSession } from '../session.ts'
+import { compact, stems } from '../words.ts'
+import { askForOutput } from './ask-output.ts'
+import { listExpected, rowsRead } from './collections.ts'
+import { type Evidenced, evidencedValues } from './output-evidence.ts'
+import { urlRead } from './url-output.ts'
+
+// Lists moved to collections.ts; their names stay importable from here.
+export { findCollections, listExpected, rowsRead } from './collections.ts'
+
+export interface OutputContext {
+  ending: Ending
+  after: UiElement
+  /** The window's address before the submit and on the screen it led to, when it has one. */
+  beforeUrl?: string
+  afterUrl?: string
+  /** The sample's text values (echoes of them are not outputs; in patterns they are wildcards). */
+  inputs: string[]
+  /** The same values with their template paths: a read inside the sample's own item finds it by them. */
+  values?: { path: string; value: string }[]
+  reading: PromptReading
+  submitLabel: string
+}
+
+/** An expected value as a person wrote it: a text as is, a list or object as JSON. */
+export const shownExpected = (value: unknown) =>
+  typeof value === 'object' && value !== null ? JSON.stringify(value).slice(0, 120) : `“${String(value)}”`
+
+/** `{"$type": "string"}`: a value the app generates, checked by type only. */
+export function isTypeSpec(value: unknown): value is { $type: string } {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { $type?: unknown }).$type === 'string'
+  )
+}
+
+const NOT_VALUES = new Set<UiRole>(['button', 'link', 'textbox', 'combobox', 'option', 'checkbox', 'radio'])
+const norm = (text: string) => collapse(text).toLowerCase()
+
+/** The builder's reads always point at an element (reads of the URL or rows are built elsewhere). */
+export type ReadStep = Extract<Step, { kind: 'read' }> & { target: Selector }
+/** A read of an element or of the page's address (`source: url`, no target). */
+export type ReadStepAny = Extract<Step, { kind: 'read' }>
+
+/** Read steps for the keys of `expect` the ending shows, and the keys it does not. */
+export function expectedReads(
+  ctx: OutputContext,
+  expect: Record<string, unknown>,
+): { steps: ReadStepAny[]; missing: string[] } {
+  const steps: ReadStepAny[] = []
+  const missing: string[] = []
+  for (const [key, expected] of Object.entries(expect)) {
+    const step = listExpected(expected)
+      ? rowsRead(ctx, key, expected)
+      : isTypeSpec(expected)
+        ? generatedRead(ctx, key)
+        : exactRead(ctx, key, expected)
+    if (step) steps.push(step)
+    else missing.push(key)
+  }
+  return { steps, missing }
+}
+
+/**
+ * Read steps for every key of `expect`. A key nothing on the screen evidences is asked about
+ * (ask-output.ts: pick a value, or point at it); OUTPUT_NOT_FOUND only when the person cannot.
+ */
+export async function readsForExpect(
+  session: BuildSession,
+  ctx: OutputContext,
+  expect: Record<string, unknown>,
+): Promise<Step[]> {
+  const { steps, missing } = expectedReads(ctx, expect)
+  const unanswered: string[] = []
+  for (const key of missing) {
+    const step = await askForOutput(session, ctx, key, expect[key])
+    if (step) steps.push(step)
+    else unanswered.push(key)
+  }
+  if (unanswered.length) {
+    const shown =
+      ctx.ending.appeared
+        .map((e) => `“${e.name}”`)
+        .slice(0, 8)
+        .join(', ') || 'nothing new'
+    const what = unanswered
+      .map((key) =>
+        isTypeSpec(expect[key])
+          ? `a generated value for “${key}”`
+          : `${shownExpected(expect[key])} (for “${key}”)`,
+      )
+      .join(', ')
+    throw new BuildFailure(
+      'OUTPUT_NOT_FOUND',
+      `After “${ctx.submitLabel}”, nothing on the screen shows ${what}, and nobody pointed at it. What appeared: ${shown}. ` +
+        'Teach again and point at the value when asked, or show the way to the screen that has it ("demonstrate": true).',
+    )
+  }
+  for (const step of steps)
+    session.progress(
+      'outputs',
+      `“${step.into}” is read from ${step.target?.description ?? 'the page’s address'}`,
+      {
+        output: step.into,
+        extract: step.extract,
+      },
+    )
+  return steps
+}
+
+/** The id-like token that appeared nearest to the key's words ("customerId" → C-1042 in "Customer C-1042 created"). */
+export function generatedRead(ctx: OutputContext, key: string): ReadStepAny | undefined {
+  return findGenerated(ctx, key)?.step
+}
+
+/** The best id-like token for the key, with its read step and the text it sits in. */
+export function findGenerated(
+  ctx: OutputContext,
+  key: string,
+): { step: ReadStepAny; token: string; text: string } | undefined {
+  // An output named like an address ("address", "url", "link") is a whole URL the app showed
+  // (Radicale shows a new collection's URL in a read-only box after “URL:”), read as it is.
+  if (/(url|address|link|href)$/i.test(key)) {
+    const shown = (e: UiElement) => (e.role === 'textbox' ? (e.value ?? '') : e.name)
+    const urls = ctx.ending.appeared.filter((e) => /^https?:\/\/\S+$/.test(shown(e).trim()))
+    if (urls.length === 1) {
+      const element = urls[0]!
+      const place = designPlaceSelector(ctx.after, element, `the address shown (“${shown(element)}”)`)
+      const step: ReadStep = {
+        kind: 'read',
+        name: `Read “${key}”`,
+        target: ownItem(
+          ctx,
+          element,
+          element.role === 'textbox' ? `^${escapeRegex(element.name)}$` : '^https?://',
+          place,
+        ),
+        into: key,
+      }
+      return { step, token: shown(element), text: shown(element) }
+    }
+  }
+  const cell = ownRowCell(ctx, key)
+  if (cell) return cell
+  // Only a value shown beside words that mean the key counts (output-evidence.ts); two different
+  // values with that evidence are a question, not a pick.
+  const found = evidencedValues(ctx.after, ctx.ending.appeared, key, ctx.inputs, {
+    stems: ctx.reading.taskStems,
+    ...(ctx.ending.messageElement ? { message: ctx.ending.messageElement } : {}),
+  })
+  const tokens = new Set(found.map((f) => compact(f.token)))
+  if (tokens.size > 1) return undefined
+  if (found.length === 0) return urlRead(ctx, key)
+  return evidencedRead(ctx, key, found[0]!)
+}
+
+/** The read step for a value the screen shows: a labelled value whole, or a token inside its text. */
+export function evidencedRead(
+  ctx: OutputContext,
+  key: string,
+  found: Evidenced,
+): { step: ReadStep; token: string; text: string } {
+  const { element, token } = found
+  if (found.pair?.extract || (!found.pair && element.name.trim() !== token)) {
+    const shown = element.name
+    const { pattern } = generaliseText(shown, ctx.inputs)
+    const text = designTextSelector(ctx.after, element, { pattern, match: 'regex' }, `the text “${shown}”`)
+    const step: ReadStep = {
+      kind: 'read',
+      name: `Read “${key}”`,
+      target: ownItem(ctx, element, pattern, text),
+      into: key,
+      extract: found.pair?.extract ?? extractPattern(shown, token, ctx.inputs),
+    }
+    return { step, token, text: shown }
+  }
+  const place = designPlaceSelector(ctx.after, element, `the “${found.label}” value`)
+  const step: ReadStep = {
+    kind: 'read',
+    name: `Read “${key}”`,
+    target: ownRowColumn(ctx, element, place) ?? place,
+    into: key,
+  }
+  return { step, token, text: element.name }
+}
+
+const ITEM_ROLES = new Set<UiRole>(['row', 'listitem', 'treeitem'])
+const CELLS = new Set<UiRole>(['cell', 'columnheader', 'rowheader'])
+
+/**
+ * A generated value shown in a table, in the row that holds the sample's own values, under the
+ * column named after the key: the new row's "id" in a table of all rows (phpLiteAdmin shows the
+ * table after an insert). Headers may be fewer than cells (a leading "actions" header spanning
+ * three cells): they are then aligned from the right.
+ */
+function ownRowCell(
+  ctx: OutputContext,
+  key: string,
+): { step: ReadStep; token: string; text: string } | undefined {
+  const keyStems = stems(key)
+  if (keyStems.length === 0) return undefined
+  const values = new Set(ctx.inputs.map(norm).filter((v) => v.length >= 2))
+  const fresh = new Set(ctx.ending.appeared)
+  const index = indexTree(ctx.after)
+  for (const table of index.all.filter((e) => e.role === 'table')) {
+    const rows = indexTree(table).all.filter((e) => e.role === 'row')
+    const cellsOf = (row: UiElement) => row.children.filter((c) => CELLS.has(c.role))
+    const header =
+      rows.find((r) => cellsOf(r).length > 0 && cellsOf(r).every((c) => c.role === 'columnheader')) ??
+      rows.find((r) => cellsOf(r).length > 0)
+    if (!header) continue
+    const heads = cellsOf(header)
+    const column = heads.findIndex((h) => {
+      const words = stems(h.name)
+      return words.length > 0 && words.length <= 3 && keyStems.every((k) => words.includes(k))
+    })
+    if (column < 0) continue
+    const matches = (row: UiElement) => cellsOf(row).filter((c) => values.has(norm(c.name))).length
+    const own = rows
+      .filter((r) => r !== header && indexTree(r).all.some((e) => fresh.has(e)) && matches(r) > 0)
+      .sort((a, b) => matches(b) - matches(a))
+    if (own.length === 0 || (own.length > 1 && matches(own[0]!) === matches(own[1]!))) continue
+    const cells = cellsOf(own[0]!)
+    const element = cells[column + Math.max(0, cells.length - heads.length)]
+    if (!element?.name.trim() || values.has(norm(element.name))) continue
+    const { pattern } = generaliseText(element.name, ctx.inputs)
+    const place = designPlaceSelector(ctx.after, element, `the “${heads[column]!.name}” cell of the new row`)
+    const regex = pattern.startsWith('^') ? pattern : `^${escapeRegex(pattern)}$`
+    const step: ReadStep = {
+      kind: 'read',
+      name: `Read “${key}”`,
+      target: ownItem(ctx, element, regex, place),
+      into: key,
+    }
+    return { step, token: element.name.trim(), text: element.name }
+  }
+  return undefined
+}
+
+/**
+ * A value read inside one of a run of like items (a row, a card per record) is read in the item
+ * that shows the sample's own value ("the URL in the card titled {{title}}"), tried before the
+ * selector by place, so a live call reads its own record's item, not whichever sits there now.
+ */
+function ownItem(ctx: OutputContext, element: UiElement, namePattern: string, fallback: Selector): Selector {
+  const index = indexTree(ctx.after)
+  const shownIn = (e: UiElement) => indexTree(e).all.flatMap((d) => [d.name, d.value ?? ''])
+  for (let item = index.parent.get(element); item; item = index.parent.get(item)) {
+    if (!ITEM_ROLES.has(item.role)) continue
+    const texts = shownIn(item)
+    const own = (ctx.values ?? []).find(
+      (v) => v.value.length >= 2 && texts.some((t) => t.includes(v.value)) && !element.name.includes(v.value),
+    )
+    if (!own) continue
+    const fingerprint: Fingerprint = {
+      by: 'inRow',
+      rowText: `{{${own.path}}}`,
+      role: element.role,
+      name: namePattern,
+      match: 'regex',
+    }
+    const rendered = renderSelector({ fingerprints: [fingerprint], description: '' }, nestedValue(own))
+    const found = resolveSelector(ctx.after, rendered)
+    if (found.status !== 'found' || found.element !== element) return fallback
+    return {
+      fingerprints: [fingerprint, ...fallback.fingerprints],
+      description: `${fallback.description} in the item showing “${own.value}”`,
+    }
+  }
+  return fallback
+}
+
+/**
+ * A cell read in the row that shows the sample's own value, under its column's header ("the Last
+ * name cell of the row showing {{firstName}}"): a list's rows move (sorted, filtered, added to),
+ * its columns do not. Tried before the selector by place.
+ */
+export function ownRowColumn(
+  ctx: OutputContext,
+  element: UiElement,
+  fallback: Selector,
+): Selector | undefined {
+  if (!CELLS.has(element.role)) return undefined
+  const index = indexTree(ctx.after)
+  const row = index.parent.get(element)
+  const table = row && [...ancestorsIn(index, row)].find((a) => a.role === 'table' || a.role === 'tree')
+  if (row?.role !== 'row' || !table) return undefined
+  const header = indexTree(table).all.find(
+    (e) => e.role === 'row' && e !== row && e.children.some((c) => c.role === 'columnheader'),
+  )
+  if (!header) return undefined
+  const heads = header.children.filter((c) => CELLS.has(c.role))
+  const cells = row.children.filter((c) => CELLS.has(c.role))
+  const column = heads[cells.indexOf(element) - Math.max(0, cells.length - heads.length)]?.name.trim()
+  if (!column) return undefined
+  for (const own of ctx.values ?? []) {
+    if (own.value.length < 2 || norm(own.value) === norm(element.name)) continue
+    const exact = cells.some((c) => c !== element && norm(c.name) === norm(own.value))
+    if (!exact && !norm(row.name).includes(norm(own.value))) continue
+    const fingerprint: Fingerprint = {
+      by: 'inRow',
+      rowText: `{{${own.path}}}`,
+      ...(exact ? { rowMatch: 'exact' as const } : {}),
+      role: element.role,
+      name: '.*',
+      match: 'regex',
+      column,
+    }
+    const rendered = renderSelector({ fingerprints: [fingerprint], description: '' }, nestedValue(own))
+    const found = resolveSelector(ctx.after, rendered)
+    if (found.status !== 'found' || found.element !== element) continue
+    return {
+      fingerprints: [fingerprint, ...fallback.fingerprints],
+      description: `the “${column}” ${element.role} of the row showing “${own.value}”`,
+    }
+  }
+  return undefined
+}
+
+function* ancestorsIn(index: ReturnType<typeof indexTree>, element: UiElement) {
+  for (let a = index.parent.get(element); a; a = index.parent.get(a)) yield a
+}
+
+function nestedValue({ path, value }: { path: string; value: string }): Record<string, unknown> {
+  return path
+    .split('.')
+    .reduceRight<Record<string, unknown>>(
+      (inner, key, i, all) => ({ [key]: i === all.length - 1 ? value : inner }),
+      {},
+    )
+}
+
+/** An exact expected value: the element showing just it, else a text containing it. */
+export function exactRead(ctx: OutputContext, key: string, expected: unknown): ReadStep | undefined {
+  const want = norm(String(expected))
+  const fresh = new Set(ctx.ending.appeared)
+  const ordered = [...ctx.ending.appeared, ...indexTree(ctx.after).all.filter((e) => !fresh.has(e))]
+  const candidates = ordered.filter((e) => e !== ctx.after && !NOT_VALUES.has(e.role))
+  const whole = candidates.find((e) => norm(e.name) === want)
+  if (whole) {
+    const place = designPlaceSelector(ctx.after, whole, `the “${key}” value`)
+    return {
+      kind: 'read',
+      name: `Read “${key}”`,
+      target: ownRowColumn(ctx, whole, place) ?? place,
+      into: key,
+    }
+  }
+  const inside = ctx.ending.appeared.find((e) => !NOT_VALUES.has(e.role) && norm(e.name).includes(want))
+  if (!inside) return undefined
+  const value = inside.name.slice(
+    norm(inside.name).indexOf(want),
+    norm(inside.name).indexOf(want) + want.length,
+  )
+  const { pattern } = generaliseText(inside.name, [value, ...ctx.inputs])
+  return {
+    kind: 'read',
+    name: `Read “${key}”`,
+    target: designTextSelector(ctx.after, inside, { pattern, match: 'regex' }, `the text “${inside.name}”`),
+    into: key,
+    extract: extractPattern(inside.name, value, ctx.inputs),
+  }
+}
