@@ -4,7 +4,7 @@
 
 import { extendBuild } from './compose/extend-build.ts'
 import type { BuildIO, BuildRequest, BuildResult, DesktopPort } from './contract.ts'
-import { freshBuild } from './fresh-build.ts'
+import { firstBuild } from './pipeline.ts'
 import { BuildFailure, BuildSession } from './session.ts'
 import { signInBeforeExtending } from './sign-in/sign-in.ts'
 
@@ -24,7 +24,7 @@ export async function buildAutomation(
   try {
     return req.automation
       ? await extendBuild(session, await signInBeforeExtending(session, req.automation))
-      : await freshBuild(session)
+      : await firstBuild(session)
   } catch (error) {
     if (!(error instanceof BuildFailure)) throw error
     io.progress('failed', error.message, { code: error.code })

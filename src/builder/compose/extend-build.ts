@@ -6,7 +6,6 @@ import { lookupPath } from '../../automation/index.ts'
 import type { Automation, Scenario, Step } from '../../protocol/automation.ts'
 import type { Snapshot } from '../../protocol/elements.ts'
 import type { BuildResult } from '../contract.ts'
-import { nonEmpty, refuseOwnCollision, reportEnding, waitBudget } from '../fresh-build.ts'
 import { inputTexts, nameFromMessage, successName } from '../generalise.ts'
 import { inputLeaves, textValues } from '../input-leaves.ts'
 import { readPrompt } from '../locate/prompt.ts'
@@ -17,6 +16,7 @@ import {
   expectedReads,
   isTypeSpec,
   listExpected,
+  nonEmpty,
   type OutputContext,
   readsForExpect,
 } from '../outputs/outputs.ts'
@@ -33,6 +33,7 @@ import {
   scenarioFor,
   uniqueName,
 } from './compose.ts'
+import { refuseOwnCollision, reportEnding, waitBudget } from './finish-build.ts'
 
 /** The probe run gives up on an unknown ending after this long (the ending is then observed by hand). */
 const PROBE_WAIT_MS = 3_000

@@ -1,20 +1,18 @@
 // The end of a first build, however its steps were found (explored, or shown by a person): the
 // ending the submit led to becomes the main path or a scenario, the outputs are read from it,
 // the automation is composed, and verified on the sample and every earlier one (DESIGN §4, 5–7).
-import type { AppSpec, Step } from '../../protocol/automation.ts'
+import type { AppSpec, Automation, Step } from '../../protocol/automation.ts'
 import type { UiElement, WindowInfo } from '../../protocol/elements.ts'
-import type { BuildResult, SampleSpec } from '../contract.ts'
-import { nameFromMessage, successName } from '../generalise.ts'
-import { type InputLeaf, textValues } from '../input-leaves.ts'
+import type { BuildResult } from '../contract.ts'
+import type { InputLeaf } from '../input-leaves.ts'
 import type { PromptReading } from '../locate/prompt.ts'
 import type { Ending } from '../observe/classify.ts'
 import type { Observation } from '../observe/observe.ts'
-import { askOutputs } from '../outputs/choose-outputs.ts'
-import { expectedReads, type OutputContext, readsForExpect } from '../outputs/outputs.ts'
+import { outputsOrScenario } from '../outputs/outputs-or-scenario.ts'
 import { BuildFailure, type BuildSession } from '../session.ts'
 import { learnLateSignIn, splitSignIn } from '../sign-in/sign-in.ts'
-import { verify } from '../verify/verify.ts'
-import { branchStep, compose, dismissStep, type Plan, scenarioFor } from './compose.ts'
+import { verifyBuild } from '../verify/verify-build.ts'
+import { compose, type Plan } from './compose.ts'
 
 export interface Finish {
   window: WindowInfo
@@ -35,71 +33,46 @@ export interface Finish {
   submitLabel: string
 }
 
+/**
+ * Outputs, compose, verify: the end of a first build, in the order pipeline.ts shows it, for a
+ * build whose steps a person showed (demonstrated-build.ts).
+ */
 export async function finishBuild(session: BuildSession, f: Finish): Promise<BuildResult> {
-  const { sample } = session.request
-  const { ending, observed, inputs, leaves, reading, submitLabel } = f
-  reportEnding(session, ending, observed.elapsedMs)
-  refuseOwnCollision(session, ending)
+  reportEnding(session, f.ending, f.observed.elapsedMs)
+  refuseOwnCollision(session, f.ending)
+  const plan = await planAutomation(session, f)
+  const target = await outputsOrScenario(session, f, plan)
+  const automation = composeAutomation(session, plan)
+  return verifyBuild(session, automation, f, plan, target)
+}
 
+/** The automation's frame: launch, the guarded sign-in, the way and fills, the submit and its wait. */
+export async function planAutomation(session: BuildSession, f: Finish): Promise<Plan> {
   const launch: Step = { kind: 'launch', name: `Open “${f.window.title}”` }
   await learnLateSignIn(session, f.app)
   // The sign-in steps leave the path for the guarded prelude the runner performs on demand.
   const { signIn, steps: prefix } = splitSignIn(session, f.prefix)
-  const plan: Plan = {
+  return {
     app: f.app,
     ...(signIn ? { signIn } : {}),
     prefix: [launch, ...prefix],
     submit: f.submit,
-    wait: { name: 'Wait for the outcome', ...waitBudget(observed.elapsedMs ?? 0) },
+    wait: { name: 'Wait for the outcome', ...waitBudget(f.observed.elapsedMs ?? 0) },
     success: [],
     branches: [],
     tail: [],
     scenarios: [],
     mainScenario: 'main',
   }
-  const ctx: OutputContext = {
-    ending,
-    after: observed.after.root,
-    ...(observed.before.window.url ? { beforeUrl: observed.before.window.url } : {}),
-    ...(observed.after.window.url ? { afterUrl: observed.after.window.url } : {}),
-    inputs,
-    values: textValues(leaves),
-    reading,
-    submitLabel,
-  }
-  const expect = nonEmpty(sample.expect)
-  const expected = expect !== undefined && expectedReads(ctx, expect).missing.length === 0
-  let target: { scenario: string; outcome: 'success' | 'alternate' }
-  if (ending.kind === 'screen' || expected) {
-    const reads = expect ? await readsForExpect(session, ctx, expect) : await askOutputs(session, ctx)
-    const dismiss = dismissStep(ending, observed.after.root)
-    plan.success = [ending.condition]
-    plan.tail = dismiss ? [...reads, dismiss] : reads
-    plan.mainScenario = sample.scenarioName ?? ending.name ?? successName(ending.message, inputs)
-    target = { scenario: plan.mainScenario, outcome: 'success' }
-  } else {
-    const name = sample.scenarioName ?? ending.name ?? nameFromMessage(ending.message, inputs)
-    const scenario = scenarioFor(ending, observed.after.root, name, 'alternate', inputs)
-    plan.scenarios = [scenario]
-    plan.branches = [branchStep(scenario)]
-    target = { scenario: name, outcome: 'alternate' }
-    session.progress(
-      'compose',
-      `The sample ended in a message rather than a success; it becomes scenario “${name}”. A sample that succeeds will teach the main path.`,
-    )
-  }
+}
+
+export function composeAutomation(session: BuildSession, plan: Plan): Automation {
   const automation = compose(plan)
   session.progress('compose', `Composed ${automation.steps.length} steps; main path “${plan.mainScenario}”`, {
     steps: automation.steps.map((s) => s.name),
     scenarios: automation.scenarios.map((s) => s.name),
   })
-  const sendAt = plan.prefix.indexOf(f.firstSend)
-  const verified = await verify(session, automation, sample, target, {
-    after: observed.after,
-    submitIndex: plan.prefix.length,
-    ...(sendAt >= 0 && f.sendsInRow ? { sendIndex: sendAt } : {}),
-  })
-  return { ok: true, ...verified, scenario: target.scenario, outcome: target.outcome }
+  return automation
 }
 
 /**
@@ -130,10 +103,6 @@ export function reportEnding(session: BuildSession, ending: Ending, elapsedMs?: 
       appeared: ending.appeared.slice(0, 12).map((e: UiElement) => `${e.role} “${e.name}”`),
     },
   )
-}
-
-export function nonEmpty(expect: SampleSpec['expect']): Record<string, unknown> | undefined {
-  return expect && Object.keys(expect).length > 0 ? expect : undefined
 }
 
 /** Apps that took long to answer get a proportionally longer wait than the runner's 10 s default. */

@@ -32,6 +32,26 @@ export function canBeShown(session: BuildSession): boolean {
   return typeof session.io.recording === 'function'
 }
 
+/**
+ * "Show me": the teach call asked to be shown rather than have the builder explore. When this
+ * build cannot receive a recording, it says so and explores instead.
+ */
+export function askedToBeShown(session: BuildSession): boolean {
+  if (!session.request.demonstrate) return false
+  if (canBeShown(session)) return true
+  session.progress(
+    'explore',
+    'The teach call asks to be shown, but this build cannot receive a recording; exploring instead',
+  )
+  return false
+}
+
+/** Exploring is lost for good: ask to be shown when the build can receive a recording, else fail as found. */
+export function showWhenLost(session: BuildSession, show: ShowMe, lost: Error): Promise<BuildResult> {
+  if (!canBeShown(session)) throw lost
+  return demonstratedBuild(session, { ...show, stuck: lost.message })
+}
+
 export async function demonstratedBuild(session: BuildSession, show: ShowMe): Promise<BuildResult> {
   const { sample, prompt } = session.request
   const app = appSpecOf(show.window)

@@ -5,8 +5,8 @@ import type { Snapshot, UiElement } from '../../protocol/elements.ts'
 import { actionElements, activeScope } from '../screen.ts'
 import { designSelector } from '../selector-design.ts'
 import type { BuildSession } from '../session.ts'
-import type { Move } from './explore.ts'
 import { indexOf } from './explore-moves.ts'
+import type { Move } from './explore-walk.ts'
 
 /** A menu of the menu bar, opened once to see its items (a desktop app's "Manage › Accounts…"). */
 export interface PeekedMenu {

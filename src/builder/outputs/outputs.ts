@@ -6,6 +6,7 @@ import { indexTree, renderSelector, resolveSelector } from '../../automation/ind
 import { collapse } from '../../automation/text-match.ts'
 import type { Fingerprint, Selector, Step } from '../../protocol/automation.ts'
 import type { UiElement, UiRole } from '../../protocol/elements.ts'
+import type { SampleSpec } from '../contract.ts'
 import { escapeRegex, extractPattern, generaliseText } from '../generalise.ts'
 import type { PromptReading } from '../locate/prompt.ts'
 import type { Ending } from '../observe/classify.ts'
@@ -371,4 +372,9 @@ export function exactRead(ctx: OutputContext, key: string, expected: unknown): R
     into: key,
     extract: extractPattern(inside.name, value, ctx.inputs),
   }
+}
+
+/** The sample's `expect`, or undefined when it says nothing. */
+export function nonEmpty(expect: SampleSpec['expect']): Record<string, unknown> | undefined {
+  return expect && Object.keys(expect).length > 0 ? expect : undefined
 }

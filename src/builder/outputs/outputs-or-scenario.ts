@@ -1,0 +1,51 @@
+// The outputs stage of a first build: an ending that is the task's success (or shows what the
+// sample expects) is the main path, and what it returns is read from it (outputs.ts, or asked:
+// choose-outputs.ts); any other ending (a complaint, a dialog) becomes a scenario of its own.
+import { branchStep, dismissStep, type Plan, scenarioFor } from '../compose/compose.ts'
+import type { Finish } from '../compose/finish-build.ts'
+import { nameFromMessage, successName } from '../generalise.ts'
+import { textValues } from '../input-leaves.ts'
+import type { BuildSession } from '../session.ts'
+import { askOutputs } from './choose-outputs.ts'
+import { expectedReads, nonEmpty, type OutputContext, readsForExpect } from './outputs.ts'
+
+/** The scenario the sample taught, and whether it is the task's success. */
+export interface Target {
+  scenario: string
+  outcome: 'success' | 'alternate'
+}
+
+/** Fills in the plan's success, reads and scenarios from the ending. */
+export async function outputsOrScenario(session: BuildSession, f: Finish, plan: Plan): Promise<Target> {
+  const { sample } = session.request
+  const { ending, observed, inputs, leaves, reading, submitLabel } = f
+  const ctx: OutputContext = {
+    ending,
+    after: observed.after.root,
+    ...(observed.before.window.url ? { beforeUrl: observed.before.window.url } : {}),
+    ...(observed.after.window.url ? { afterUrl: observed.after.window.url } : {}),
+    inputs,
+    values: textValues(leaves),
+    reading,
+    submitLabel,
+  }
+  const expect = nonEmpty(sample.expect)
+  const expected = expect !== undefined && expectedReads(ctx, expect).missing.length === 0
+  if (ending.kind === 'screen' || expected) {
+    const reads = expect ? await readsForExpect(session, ctx, expect) : await askOutputs(session, ctx)
+    const dismiss = dismissStep(ending, observed.after.root)
+    plan.success = [ending.condition]
+    plan.tail = dismiss ? [...reads, dismiss] : reads
+    plan.mainScenario = sample.scenarioName ?? ending.name ?? successName(ending.message, inputs)
+    return { scenario: plan.mainScenario, outcome: 'success' }
+  }
+  const name = sample.scenarioName ?? ending.name ?? nameFromMessage(ending.message, inputs)
+  const scenario = scenarioFor(ending, observed.after.root, name, 'alternate', inputs)
+  plan.scenarios = [scenario]
+  plan.branches = [branchStep(scenario)]
+  session.progress(
+    'compose',
+    `The sample ended in a message rather than a success; it becomes scenario “${name}”. A sample that succeeds will teach the main path.`,
+  )
+  return { scenario: name, outcome: 'alternate' }
+}

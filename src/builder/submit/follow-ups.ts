@@ -1,0 +1,72 @@
+// After the send: confirm an "Are you sure?", press a preview's own send, or open the record a
+// search found when what to return is there (once: the record opened is where its values are,
+// or they are not to be found this way). Each is one more step of the job (follow-through.ts).
+import type { Step } from '../../protocol/automation.ts'
+import { type InputLeaf, textValues } from '../input-leaves.ts'
+import type { PromptReading } from '../locate/prompt.ts'
+import { classifyEnding, type Ending } from '../observe/classify.ts'
+import { submitAndObserve } from '../observe/observe.ts'
+import { expectedReads, nonEmpty } from '../outputs/outputs.ts'
+import type { BuildSession } from '../session.ts'
+import { confirmationButton, confirmStep, resultLink, secondSend, sendStep } from './follow-through.ts'
+import type { Sent } from './send-sample.ts'
+
+export interface FollowedUp {
+  sent: Sent
+  ending: Ending | undefined
+  /** Where the sample's send began (before a confirmation or a preview's send). */
+  firstSend: Step
+}
+
+export async function followUps(
+  session: BuildSession,
+  first: Sent,
+  firstEnding: Ending | undefined,
+  task: { reading: PromptReading; inputs: string[]; leaves: InputLeaf[] },
+): Promise<FollowedUp> {
+  const { sample } = session.request
+  const { reading, inputs, leaves } = task
+  const fieldElements = first.fields.map((f) => f.control.element)
+  const expect = nonEmpty(sample.expect)
+  const sent = { ...first }
+  let ending = firstEnding
+  let opened = false
+  for (let hop = 0; ending && hop < 3; hop++) {
+    const { submitLabel, observed } = sent
+    const confirm = confirmationButton(ending)
+    const send = confirm
+      ? undefined
+      : secondSend(ending, submitLabel, reading, observed.after.root, fieldElements)
+    const missing =
+      expect !== undefined &&
+      expectedReads(
+        { ending, after: observed.after.root, inputs, values: textValues(leaves), reading, submitLabel },
+        expect,
+      ).missing.length > 0
+    const open =
+      !confirm && !send && missing && !opened
+        ? resultLink(ending, observed.after.root, textValues(leaves))
+        : undefined
+    const next = confirm
+      ? confirmStep(observed.after.root, confirm)
+      : send
+        ? sendStep(observed.after.root, send)
+        : open?.step
+    if (!next) break
+    if (open) opened = true
+    session.progress(
+      'observe',
+      confirm
+        ? `“${submitLabel}” asks “${ending.message}”; the job confirms with “${confirm.name}”`
+        : send
+          ? `“${submitLabel}” showed a preview with a “${send.name}” button that sends it; the job presses it`
+          : `What to return is not on the results; the job opens the result “${open!.value}” (the link named by the input)`,
+    )
+    sent.fillSteps.push(sent.submitStep)
+    sent.submitStep = next
+    sent.submitLabel = confirm ? confirm.name : send ? send.name : open!.value
+    sent.observed = await submitAndObserve(session, next, sample.input)
+    ending = classifyEnding(sent.observed.before.root, sent.observed.after.root, [], inputs, leaves)
+  }
+  return { sent, ending, firstSend: first.submitStep }
+}
