@@ -27,6 +27,9 @@ async function clickPoint(page: PageTarget, backendNodeId: number): Promise<{ x:
   throw new DriverError('ELEMENT_OBSCURED', 'The element has no visible box (hidden or zero-sized)')
 }
 
+/** How long a menu may take to open once the pointer rests on its item (scripts wait for it to rest). */
+const REVEAL_MS = 1_500
+
 /**
  * The click point of a node, revealing it first when it shows only on hover: the pointer rests
  * on its nearest visible ancestor (the menu item it belongs to), as a person's would.
@@ -39,7 +42,7 @@ async function revealed(page: PageTarget, backendNodeId: number): Promise<{ x: n
     const rest = await callOnNode(page, backendNodeId, inPage.revealPoint)
     if (!rest) throw error
     await page.call('Input.dispatchMouseEvent', { type: 'mouseMoved', ...rest })
-    await callOnNode(page, backendNodeId, inPage.nextFrames)
+    await callOnNode(page, backendNodeId, inPage.untilHittable, REVEAL_MS)
     return clickPoint(page, backendNodeId)
   }
 }
@@ -57,7 +60,7 @@ export async function clickNode(
     const rest = await callOnNode(page, backendNodeId, inPage.revealPoint)
     if (rest) {
       await page.call('Input.dispatchMouseEvent', { type: 'mouseMoved', ...rest })
-      await callOnNode(page, backendNodeId, inPage.nextFrames)
+      await callOnNode(page, backendNodeId, inPage.untilHittable, REVEAL_MS)
       point = await clickPoint(page, backendNodeId)
       hit = await callOnNode(page, backendNodeId, inPage.checkHit, point.x, point.y)
     }

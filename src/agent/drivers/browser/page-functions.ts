@@ -248,7 +248,22 @@ export function revealPoint(this: Node): { x: number; y: number } | null {
   return null
 }
 
-/** Resolves after the page has drawn two more frames (a hover's CSS or script has taken effect). */
-export function nextFrames(this: Node): Promise<boolean> {
-  return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))))
+/**
+ * Resolves true once a click at the element's centre would land on it (a hover's CSS has taken
+ * effect, or a menu script that waits for the pointer to rest has opened it), false after
+ * `timeoutMs`. Checked once a frame: a wait for the condition, not a fixed delay.
+ */
+export function untilHittable(this: Node, timeoutMs: number): Promise<boolean> {
+  const el = this.nodeType === Node.ELEMENT_NODE ? (this as Element) : this.parentElement
+  const deadline = performance.now() + timeoutMs
+  return new Promise((resolve) => {
+    const check = () => {
+      const r = el?.getBoundingClientRect()
+      const hit = r && r.width >= 1 && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)
+      if (el && hit && (hit === el || el.contains(hit))) return resolve(true)
+      if (performance.now() >= deadline) return resolve(false)
+      requestAnimationFrame(check)
+    }
+    requestAnimationFrame(check)
+  })
 }
