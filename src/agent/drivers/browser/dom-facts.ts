@@ -72,10 +72,20 @@ function documentFacts(
     if (backendId === undefined || !rect || rect.length < 4) continue
     const [x, y, width, height] = rect as [number, number, number, number]
     const frameDoc = inner.get(nodeIndex[l]!)
-    // An inner frame's document starts inside its <iframe>'s border.
+    // An inner frame's document starts inside its <iframe>'s border and padding.
     const client = doc.layout.clientRects?.[l]
-    if (frameDoc !== undefined && !offsets.has(frameDoc))
-      offsets.set(frameDoc, { x: x - scrollX + (client?.[0] ?? 0), y: y - scrollY + (client?.[1] ?? 0) })
+    if (frameDoc !== undefined && !offsets.has(frameDoc)) {
+      const [padLeft, padTop] = (doc.layout.styles[l] ?? []).map(
+        (s) => Number.parseFloat(strings[s] ?? '') || 0,
+      )
+      // Border and padding are CSS pixels; layout boxes are the screen's (device scale factor).
+      const cssWidth = doc.layout.offsetRects?.[l]?.[2]
+      const scale = cssWidth ? width / cssWidth : 1
+      offsets.set(frameDoc, {
+        x: x - scrollX + ((client?.[0] ?? 0) + (padLeft ?? 0)) * scale,
+        y: y - scrollY + ((client?.[1] ?? 0) + (padTop ?? 0)) * scale,
+      })
+    }
     if (width <= 0 && height <= 0) continue
     const entry = facts.get(backendId) ?? {}
     // A node can own several layout objects (continuations); keep the union of their boxes.

@@ -26,7 +26,12 @@ export async function snapshotPage(page: PageTarget, fresh: () => Promise<Window
   }
   const [ax, dom, frames] = await Promise.all([
     page.call('Accessibility.getFullAXTree', {}),
-    page.call('DOMSnapshot.captureSnapshot', { computedStyles: [], includeDOMRects: true }),
+    // The padding is asked for so an inner frame's content is placed inside its <iframe>'s
+    // border and padding (dom-facts.ts); DOM rects give the border only.
+    page.call('DOMSnapshot.captureSnapshot', {
+      computedStyles: ['padding-left', 'padding-top'],
+      includeDOMRects: true,
+    }),
     frameTrees(page),
   ])
   const facts = collectDomFacts(dom)
