@@ -68,7 +68,12 @@ test('with several desktops online and none named, the build asks which one', as
     return b.status === 'waiting_for_answer' && b
   })
   expect(asked.question.kind).toBe('choose_window')
-  expect(asked.question.options.map((o: { label: string }) => o.label).sort()).toEqual(['pc-1', 'pc-2'])
+  // Every desktop online, and a way to decline them all (which cancels the build).
+  expect(asked.question.options.map((o: { label: string }) => o.label).sort()).toEqual([
+    'None of these',
+    'pc-1',
+    'pc-2',
+  ])
   const pc2 = asked.question.options.find((o: { label: string }) => o.label === 'pc-2').value
   const res = await s.call(`/_builds/${t.buildId}/answers`, {
     method: 'POST',
