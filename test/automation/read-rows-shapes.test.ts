@@ -4,22 +4,8 @@ import { describe, expect, test } from 'bun:test'
 import { Value } from '@sinclair/typebox/value'
 import { readRows } from '../../src/automation/read-rows.ts'
 import { Automation } from '../../src/protocol/automation.ts'
-import type { UiElement, UiRole } from '../../src/protocol/elements.ts'
+import { el } from '../helpers/elements.ts'
 
-let n = 0
-const el = (
-  role: UiRole,
-  name: string,
-  children: UiElement[] = [],
-  extra: Partial<UiElement> = {},
-): UiElement => ({
-  ref: `1:${++n}`,
-  role,
-  name,
-  states: [],
-  children,
-  ...extra,
-})
 const link = (name: string, href: string) => el('link', name, [], { href })
 
 // A webmail message list: an ARIA grid of gridcells, no header row, a selection checkbox first.

@@ -1,22 +1,9 @@
 // `read` with `source: rows` over element trees shaped like the browser driver's snapshots.
 import { describe, expect, test } from 'bun:test'
 import { readRows } from '../../src/automation/read-rows.ts'
-import type { UiElement, UiRole } from '../../src/protocol/elements.ts'
+import type { UiElement } from '../../src/protocol/elements.ts'
+import { el } from '../helpers/elements.ts'
 
-let n = 0
-const el = (
-  role: UiRole,
-  name: string,
-  children: UiElement[] = [],
-  extra: Partial<UiElement> = {},
-): UiElement => ({
-  ref: `1:${++n}`,
-  role,
-  name,
-  states: [],
-  children,
-  ...extra,
-})
 const header = (...names: string[]) =>
   el(
     'row',

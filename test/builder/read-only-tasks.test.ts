@@ -10,22 +10,9 @@ import { rowsRead } from '../../src/builder/outputs/collections.ts'
 import type { OutputContext } from '../../src/builder/outputs/outputs.ts'
 import { notTheTasksSend, sendsOnlyElsewhere, submitScore } from '../../src/builder/submit/submit.ts'
 import { actionOf } from '../../src/builder/words.ts'
-import type { Snapshot, UiElement, UiRole } from '../../src/protocol/elements.ts'
+import type { Snapshot, UiElement } from '../../src/protocol/elements.ts'
+import { el } from '../helpers/elements.ts'
 
-let n = 0
-const el = (
-  role: UiRole,
-  name: string,
-  children: UiElement[] = [],
-  extra: Partial<UiElement> = {},
-): UiElement => ({
-  ref: `1:${++n}`,
-  role,
-  name,
-  states: [],
-  children,
-  ...extra,
-})
 const screen = (title: string, ...children: UiElement[]): Snapshot =>
   ({
     window: { id: 'w', title, url: 'http://app/' },

@@ -9,22 +9,9 @@ import { classifyEnding } from '../../../src/builder/observe/classify.ts'
 import { appeared } from '../../../src/builder/observe/ui-diff.ts'
 import { findCollections, rowsRead } from '../../../src/builder/outputs/collections.ts'
 import type { OutputContext } from '../../../src/builder/outputs/outputs.ts'
-import type { UiElement, UiRole } from '../../../src/protocol/elements.ts'
+import type { UiElement } from '../../../src/protocol/elements.ts'
+import { el } from '../../helpers/elements.ts'
 
-let n = 0
-const el = (
-  role: UiRole,
-  name: string,
-  children: UiElement[] = [],
-  extra: Partial<UiElement> = {},
-): UiElement => ({
-  ref: `1:${++n}`,
-  role,
-  name,
-  states: [],
-  children,
-  ...extra,
-})
 const link = (name: string) => el('link', name, [], { href: `http://app/${encodeURIComponent(name)}` })
 const header = (...names: string[]) =>
   el(
