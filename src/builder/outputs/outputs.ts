@@ -238,10 +238,12 @@ function ownRowCell(
     const { pattern } = generaliseText(element.name, ctx.inputs)
     const place = designPlaceSelector(ctx.after, element, `the “${heads[column]!.name}” cell of the new row`)
     const regex = pattern.startsWith('^') ? pattern : `^${escapeRegex(pattern)}$`
+    // The cell under the key's column in the row showing the call's own values: by the column,
+    // as a row may hold other values of the same shape (a category number beside the id).
     const step: ReadStep = {
       kind: 'read',
       name: `Read “${key}”`,
-      target: ownItem(ctx, element, regex, place),
+      target: ownRowColumn(ctx, element, place) ?? ownItem(ctx, element, regex, place),
       into: key,
     }
     return { step, token: element.name.trim(), text: element.name }

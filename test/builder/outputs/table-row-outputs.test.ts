@@ -64,6 +64,43 @@ describe('a generated id shown only in a table column', () => {
   })
 })
 
+// Recorded on Debian's Adminer Editor (snapshots/capture.ts adminer-editor): the list it shows
+// after a new product is saved, where the new row holds two numbers, its id and its category.
+describe('a generated id in a row that holds other numbers', () => {
+  const product = { name: 'Hedge shears', sku: 'GT-110', price: '31.5', categoryId: '1' }
+  async function productContext(): Promise<OutputContext> {
+    const before = await load('adminer-editor-insert-filled')
+    const after = await load('adminer-editor-inserted')
+    const inputs = Object.values(product)
+    const ending = classifyEnding(before.root, after.root, [], inputs)
+    if (!ending) throw new Error('the list after the insert is no ending')
+    return {
+      ending,
+      after: after.root,
+      inputs,
+      values: Object.entries(product).map(([path, value]) => ({ path, value })),
+      reading: readPrompt(
+        'Add a new product with the given name, SKU, price and category, and return its id',
+      ),
+      submitLabel: 'Save',
+    }
+  }
+
+  test('"id" is read under the id column of the caller’s own row, not by the sample’s value or place', async () => {
+    const ctx = await productContext()
+    const { steps, missing } = expectedReads(ctx, { id: { $type: 'number' } })
+    expect(missing).toEqual([])
+    const step = steps[0]!
+    const own = resolveSelector(ctx.after, renderSelector(step.target!, product))
+    expect(own.status === 'found' && own.element.name).toBe('4')
+    expect(step.target!.fingerprints[0]!.by).toBe('inRow')
+    // A live call that added “Kettle” reads Kettle's row (id 2), not the sample's row (4).
+    const other = { ...product, name: 'Kettle', sku: 'KT-200' }
+    const theirs = resolveSelector(ctx.after, renderSelector(step.target!, other))
+    expect(theirs.status === 'found' && theirs.element.name).toBe('2')
+  })
+})
+
 describe('a long message is known by its first sentence', () => {
   const message =
     '1 row(s) affected. UPDATE "customers" SET "name"=\'Isaac Newton\', "email"=\'isaac@example.com\', "city"=\'Cambridge\' WHERE ROWID = 5'

@@ -188,6 +188,28 @@ if (wanted('adminer-editor')) {
       window.id,
       join(import.meta.dir, '../../values/snapshots'),
     )
+    // A new product filled in and the list Adminer shows after Save (its id and its category
+    // number are both numbers in the new row).
+    await driver.navigate(window.id, `${base}&edit=products`)
+    const blank = await driver.snapshot(window.id)
+    const product: Record<string, string> = {
+      name: 'Hedge shears',
+      sku: 'GT-110',
+      price: '31.5',
+      category_id: '1',
+    }
+    for (const row of indexTree(blank.root).all.filter((e) => e.role === 'row')) {
+      const box = indexTree(row).all.find((e) => e.role === 'textbox' || e.role === 'spinbutton')
+      const value = product[row.children[0]?.name ?? '']
+      if (box && value) await driver.act(window.id, { kind: 'fill', ref: box.ref!, value })
+    }
+    await save('adminer-editor-insert-filled', shop.url, origin, window.id)
+    const filled = await driver.snapshot(window.id)
+    const saveNew = indexTree(filled.root).all.find((e) => e.role === 'button' && e.name === 'Save')!
+    await driver.act(window.id, { kind: 'click', ref: saveNew.ref! })
+    await driver.waitForChange(window.id, 5000)
+    await save('adminer-editor-inserted', shop.url, origin, window.id)
+    await driver.navigate(window.id, `${base}&edit=products&where%5Bid%5D=2`)
     const form = await driver.snapshot(window.id)
     const save1 = indexTree(form.root).all.find((e) => e.role === 'button' && e.name === 'Save')!
     await driver.act(window.id, { kind: 'click', ref: save1.ref! })
