@@ -31,7 +31,7 @@ export function labelValuePairs(root: UiElement, fresh: ReadonlySet<UiElement>):
   }
   const pairs: Omit<LabelValue, 'key'>[] = []
   for (const element of index.all) {
-    if (element.role === 'row') pairs.push(...rowPair(element))
+    if (element.role === 'row') pairs.push(...rowPair(element), ...captionCells(element))
     else if (element.role === 'table') pairs.push(...singleRowTable(element))
     else if (element.role === 'text' && isFresh(element)) {
       const colon = /^([^:]{1,40}):\s+(.{1,200})$/.exec(element.name)
@@ -60,6 +60,25 @@ function rowPair(row: UiElement): Omit<LabelValue, 'key'>[] {
   if (row.children.length !== 2 || !head || !cell || cell.role !== 'cell') return []
   if (!HEADER_ROLES.has(head.role) && head.role !== 'text') return []
   return head.name ? [{ label: head.name, value: cell.name, element: cell }] : []
+}
+
+/** A caption: short words ending in a colon ("Ticket Hash:", "Status:"), no value of its own. */
+const CAPTION = /^([^:\d]{1,40}):$/
+
+/**
+ * A details table laid out in plain cells: a cell that is a caption ("Status:") and the cell
+ * right after it, its value; a row may hold several ("Status:" Open "Type:" Defect).
+ */
+function captionCells(row: UiElement): Omit<LabelValue, 'key'>[] {
+  if (row.children.length === 2 && rowPair(row).length) return []
+  const out: Omit<LabelValue, 'key'>[] = []
+  row.children.forEach((head, i) => {
+    const cell = row.children[i + 1]
+    const caption = CAPTION.exec(head.name.trim())
+    if (head.role !== 'cell' || cell?.role !== 'cell' || !caption || CAPTION.test(cell.name.trim())) return
+    out.push({ label: caption[1]!.trim(), value: cell.name.trim(), element: cell })
+  })
+  return out
 }
 
 /** A table with a header row and exactly one data row: column header → cell. */

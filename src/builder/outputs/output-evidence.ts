@@ -106,16 +106,25 @@ export function evidencedValues(
   const fresh = new Set(appeared)
   const out: Evidenced[] = []
   for (const pair of keyed(labelValuePairs(after, fresh)))
-    if (labelMeansKey(pair.label, key) && pair.value && !isInput(pair.value))
-      out.push({ element: pair.element, token: pair.value, text: pair.value, label: pair.label, pair })
+    if (labelMeansKey(pair.label, key) && pair.value && !isInput(pair.value)) {
+      const noted = !pair.extract && notedValue(pair.element)
+      out.push(
+        noted
+          ? { element: noted, token: noted.name.trim(), text: pair.value, label: pair.label, pair }
+          : { element: pair.element, token: pair.value, text: pair.value, label: pair.label, pair },
+      )
+    }
+  const { subject, identifier } = keyMeaning(key)
+  // Side by side is weaker than a caption or a table: for an identifier, the value must look
+  // like one ("View Ticket" beside a link “admin” names no ticket's id).
   for (const pair of adjacentPairs(after, fresh))
     if (
       labelMeansKey(pair.label, key) &&
+      (!identifier || idLikeTokens(pair.value).length > 0) &&
       !isInput(pair.value) &&
       !out.some((o) => o.element === pair.element)
     )
       out.push({ element: pair.element, token: pair.value, text: pair.value, label: pair.label })
-  const { subject, identifier } = keyMeaning(key)
   for (const element of appeared) {
     if (NOT_VALUES.has(element.role) || out.some((o) => o.element === element)) continue
     for (const token of idLikeTokens(element.name)) {
@@ -138,6 +147,19 @@ export function evidencedValues(
   }
   if (out.length === 0 && meansDate(key)) out.push(...shownDates(after, appeared, isInput))
   return out
+}
+
+/**
+ * A value shown with a note in brackets after it ("e3f2c5… (1)", "FD-77832 (draft)"): the part
+ * that shows the value alone, when the value cell holds it as its own text.
+ */
+function notedValue(cell: UiElement): UiElement | undefined {
+  const parts = cell.children.filter((c) => c.name.trim() !== '')
+  if (parts.length !== 2 || !/^[([][^()[\]]*[)\]]$/.test(parts[1]!.name.trim())) return undefined
+  const [value] = parts
+  return value!.role !== 'text' || NOT_VALUES.has(value!.role) || /\s/.test(value!.name.trim())
+    ? undefined
+    : value
 }
 
 /** The key asks for a date or time ("date", "sentAt", "receivedOn"), not an identifier. */
