@@ -175,8 +175,12 @@ export function findCollections(ctx: OutputContext, key: string, example?: reado
  */
 export function rowsRead(ctx: OutputContext, key: string, expected?: unknown): RowsStep | undefined {
   const example = Array.isArray(expected) ? expected : undefined
-  const [best, next] = findCollections(ctx, key, example)
-  if (!best || (next && next.score === best.score)) return undefined
+  const found = findCollections(ctx, key, example)
+  const [best, next] = found
+  // Two collections with the same evidence are a question, unless they show the very same rows
+  // (a search's title matches and text matches): then either is the list, and the first is read.
+  const tied = found.filter((c) => c.score === best?.score)
+  if (!best || (next && next.score === best.score && !tied.every((c) => sameRows(c, best)))) return undefined
   return {
     kind: 'read',
     name: `Read the list “${key}”`,
@@ -188,6 +192,13 @@ export function rowsRead(ctx: OutputContext, key: string, expected?: unknown): R
     ...(best.cards ? { cards: best.cards } : {}),
     ...(best.pluck ? { pluck: best.pluck } : {}),
   }
+}
+
+/** Two collections of one kind whose rows show the same texts, in the same order. */
+function sameRows(a: Collection, b: Collection): boolean {
+  if (a.kind !== b.kind || a.rows !== b.rows) return false
+  const rows = (c: Collection) => norm(textOf(c.element))
+  return rows(a) === rows(b)
 }
 
 /** Tables and grids, lists, and runs of like cards (as children, or flat runs of parts). */

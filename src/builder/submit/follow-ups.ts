@@ -6,7 +6,7 @@ import { type InputLeaf, textValues } from '../input-leaves.ts'
 import type { PromptReading } from '../locate/prompt.ts'
 import { classifyEnding, type Ending } from '../observe/classify.ts'
 import { submitAndObserve } from '../observe/observe.ts'
-import { expectedReads, nonEmpty } from '../outputs/outputs.ts'
+import { expectedReads, listExpected, nonEmpty } from '../outputs/outputs.ts'
 import type { BuildSession } from '../session.ts'
 import { confirmationButton, confirmStep, resultLink, secondSend, sendStep } from './follow-through.ts'
 import type { Sent } from './send-sample.ts'
@@ -37,12 +37,14 @@ export async function followUps(
     const send = confirm
       ? undefined
       : secondSend(ending, submitLabel, reading, observed.after.root, fieldElements)
+    // A list is read from the results, never from the one result a link opens: only a missing
+    // value that is not a list sends the job on to a result.
     const missing =
       expect !== undefined &&
       expectedReads(
         { ending, after: observed.after.root, inputs, values: textValues(leaves), reading, submitLabel },
         expect,
-      ).missing.length > 0
+      ).missing.some((key) => !listExpected(expect[key]))
     const open =
       !confirm && !send && missing && !opened
         ? resultLink(ending, observed.after.root, textValues(leaves))
