@@ -11,7 +11,15 @@ import { actionElements, readControls } from '../screen.ts'
 import { designSelector } from '../selector-design.ts'
 import { actionOf } from '../words.ts'
 import { actionKey, type PeekedMenu, scopeOf } from './explore-menus.ts'
-import { aboutObject, indexOf, moveScore, ownRecordLink, refusal, rowSelector } from './explore-moves.ts'
+import {
+  aboutObject,
+  indexOf,
+  moveScore,
+  ownRecordLink,
+  refusal,
+  rowSelector,
+  sectionName,
+} from './explore-moves.ts'
 import { depth, type Move } from './explore-walk.ts'
 
 /** Next-page clicks exploring may make looking for the sample's record (runs page further). */
@@ -194,8 +202,10 @@ export class Frontier {
       // row showing the sample's own record is a way, wherever (on whichever page) it is.
       if (repeated.has(actionKey(element)) && !rowSelector(index, element, leaves)) continue
       // The sample's record's own link ("PEN-RED" in its row) opens it for a lookup or a change.
+      const section = sectionName(index, element)
       const score =
-        moveScore(reading, element.name) || (ownRecordLink(reading, index, element, leaves) ? 1 : 0)
+        moveScore(reading, section ? `${section} ${element.name}` : element.name) ||
+        (ownRecordLink(reading, index, element, leaves) ? 1 : 0)
       if (score === 0) continue
       const why = refusal(index, element, this.app.url)
       const inRow = rowSelector(index, element, leaves)

@@ -95,12 +95,14 @@ export function rivalsTask(reading: PromptReading, name: string): boolean {
 const ROW_ROLES = new Set(['row', 'listitem', 'treeitem'])
 /**
  * Actions that are never the way to another: "New ticket" for a lookup or a change, "Edit" for
- * a lookup, "Delete" for anything but deleting. (A search is fine on the way to a change.)
+ * a lookup, "Delete" for anything but deleting, "Search" for a new record. (A search is fine on
+ * the way to a change.)
  */
 const family = (w: string) => actionOf(w)!
 const RIVALS = new Map<string, Set<string>>([
   [family('find'), new Set([family('create'), family('edit'), family('delete')])],
-  [family('create'), new Set([family('edit'), family('delete')])],
+  // A search or a filter lists what exists: it is never the way to a new record's form.
+  [family('create'), new Set([family('edit'), family('delete'), family('find')])],
   [family('edit'), new Set([family('create'), family('delete')])],
   [family('delete'), new Set([family('create'), family('edit')])],
 ])
@@ -222,4 +224,24 @@ export function aboutObject(screen: Snapshot, reading: PromptReading): boolean {
   const dialog = scope === screen.root ? '' : scope.name
   const words = new Set(stems(`${screen.window.title} ${dialog} ${heading} ${tabs.join(' ')}`))
   return reading.object.some((o) => words.has(o))
+}
+
+const SECTIONS = new Set(['listitem', 'menuitem', 'treeitem', 'group'])
+
+/**
+ * A control named only by an action ("Add New", "New", "Create") is read with the name of the
+ * menu entry or section it sits in ("Posts › Add New"), as a person reads a menu: the words of
+ * its section are the object it acts on. Undefined for a control whose name says more.
+ */
+export function sectionName(index: TreeIndex, element: UiElement): string | undefined {
+  const words = splitWords(element.name)
+  if (words.length === 0 || !words.every((w) => actionOf(w) !== undefined)) return undefined
+  const holds = (outer: UiElement): boolean => outer === element || outer.children.some(holds)
+  let depth = 0
+  for (let a = index.parent.get(element); a && depth < 6; a = index.parent.get(a), depth++) {
+    if (!SECTIONS.has(a.role)) continue
+    const label = a.children.find((c) => !holds(c) && c.name.trim() !== '')
+    if (label) return label.name.trim()
+  }
+  return undefined
 }
