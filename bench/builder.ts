@@ -61,6 +61,15 @@ for (const name of split.heldOut) if (wantSet('heldOut')) entries.push(await thi
 if (wantSet('gauntlet'))
   for (const g of GAUNTLET) entries.push({ set: 'gauntlet', name: g.name, start: g.start, jobs: g.jobs })
 
+// The apps run in process groups of their own: a bench stopped with Ctrl-C or by a timeout stops
+// the app and rig it has up, so nothing is left running.
+const running = new Set<{ stop(): Promise<void> }>()
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, async () => {
+    await Promise.allSettled([...running].map((r) => r.stop()))
+    process.exit(130)
+  })
+
 const outcomes = new Map<SetName, JobOutcome[]>()
 const baselines = new Map<SetName, number[]>()
 for (const entry of entries) {
@@ -84,7 +93,9 @@ for (const entry of entries) {
       })
     continue
   }
+  running.add(app)
   const rig = await startRig(app.url)
+  running.add(rig)
   try {
     const desktopId = String((await rig.agent.waitForLog((l) => l.msg === 'online')).desktopId)
     const t0 = performance.now()
@@ -101,6 +112,8 @@ for (const entry of entries) {
   } finally {
     await rig.stop()
     await app.stop()
+    running.delete(rig)
+    running.delete(app)
   }
 }
 
