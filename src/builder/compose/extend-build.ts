@@ -18,6 +18,7 @@ import {
   listExpected,
   nonEmpty,
   type OutputContext,
+  outputContext,
   readsForExpect,
 } from '../outputs/outputs.ts'
 import { BuildFailure, type BuildSession } from '../session.ts'
@@ -122,16 +123,13 @@ export async function extendBuild(session: BuildSession, automation: Automation)
   if (!ending)
     throw new BuildFailure('NO_OUTCOME', `Nothing visible changed after “${labelOf(plan.submit)}”.`)
   reportEnding(session, ending, observed.elapsedMs)
-  const ctx: OutputContext = {
+  const ctx = outputContext(observed, {
     ending,
-    after: observed.after.root,
-    ...(observed.before.window.url ? { beforeUrl: observed.before.window.url } : {}),
-    ...(observed.after.window.url ? { afterUrl: observed.after.window.url } : {}),
     inputs,
     values: textValues(inputLeaves(sample.input, { prompt, expect: sample.expect })),
     reading,
     submitLabel: labelOf(plan.submit),
-  }
+  })
   const expect = nonEmpty(sample.expect)
   const known = knownEnding(plan, observed.after.root, sample.input)
   let target: { scenario: string; outcome: Scenario['outcome'] }

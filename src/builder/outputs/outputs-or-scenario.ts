@@ -7,7 +7,7 @@ import { nameFromMessage, successName } from '../generalise.ts'
 import { textValues } from '../input-leaves.ts'
 import type { BuildSession } from '../session.ts'
 import { askOutputs } from './choose-outputs.ts'
-import { expectedReads, nonEmpty, type OutputContext, readsForExpect } from './outputs.ts'
+import { expectedReads, nonEmpty, outputContext, readsForExpect } from './outputs.ts'
 
 /** The scenario the sample taught, and whether it is the task's success. */
 export interface Target {
@@ -19,16 +19,7 @@ export interface Target {
 export async function outputsOrScenario(session: BuildSession, f: Finish, plan: Plan): Promise<Target> {
   const { sample } = session.request
   const { ending, observed, inputs, leaves, reading, submitLabel } = f
-  const ctx: OutputContext = {
-    ending,
-    after: observed.after.root,
-    ...(observed.before.window.url ? { beforeUrl: observed.before.window.url } : {}),
-    ...(observed.after.window.url ? { afterUrl: observed.after.window.url } : {}),
-    inputs,
-    values: textValues(leaves),
-    reading,
-    submitLabel,
-  }
+  const ctx = outputContext(observed, { ending, inputs, values: textValues(leaves), reading, submitLabel })
   const expect = nonEmpty(sample.expect)
   const expected = expect !== undefined && expectedReads(ctx, expect).missing.length === 0
   if (ending.kind === 'screen' || expected) {

@@ -5,7 +5,7 @@
 import { indexTree, renderSelector, resolveSelector } from '../../automation/index.ts'
 import { collapse } from '../../automation/text-match.ts'
 import type { Fingerprint, Selector, Step } from '../../protocol/automation.ts'
-import type { UiElement, UiRole } from '../../protocol/elements.ts'
+import type { Snapshot, UiElement, UiRole } from '../../protocol/elements.ts'
 import type { SampleSpec } from '../contract.ts'
 import { escapeRegex, extractPattern, generaliseText } from '../generalise.ts'
 import type { PromptReading } from '../locate/prompt.ts'
@@ -38,6 +38,19 @@ export interface OutputContext {
 /** An expected value as a person wrote it: a text as is, a list or object as JSON. */
 export const shownExpected = (value: unknown) =>
   typeof value === 'object' && value !== null ? JSON.stringify(value).slice(0, 120) : `“${String(value)}”`
+
+/** The outputs stage's view of a submit: the screens before and after, their addresses, the ending. */
+export function outputContext(
+  observed: { before: Snapshot; after: Snapshot },
+  rest: Omit<OutputContext, 'after' | 'beforeUrl' | 'afterUrl'>,
+): OutputContext {
+  return {
+    ...rest,
+    after: observed.after.root,
+    ...(observed.before.window.url ? { beforeUrl: observed.before.window.url } : {}),
+    ...(observed.after.window.url ? { afterUrl: observed.after.window.url } : {}),
+  }
+}
 
 /** `{"$type": "string"}`: a value the app generates, checked by type only. */
 export function isTypeSpec(value: unknown): value is { $type: string } {
