@@ -4,21 +4,14 @@
 // that mean the key, and, given an example list, shows every example item. Two collections with
 // the same evidence are a question, never a pick.
 import { indexTree } from '../../automation/index.ts'
-import {
-  cardItems,
-  cellsOf,
-  listItems,
-  partsOf,
-  partValue,
-  tableLayout,
-  textOf,
-} from '../../automation/read-rows.ts'
-import { collapse, foldWord } from '../../automation/text-match.ts'
+import { cardItems, listItems, partsOf, tableLayout, textOf } from '../../automation/read-rows.ts'
+import { collapse } from '../../automation/text-match.ts'
 import type { CardRun, RowPart, Selector, Step } from '../../protocol/automation.ts'
 import type { UiElement, UiRole } from '../../protocol/elements.ts'
 import { filtersBy } from '../explore/filter-route.ts'
 import { designPlaceSelector } from '../selector-design.ts'
-import { camelKey, stems } from '../words.ts'
+import { stems } from '../words.ts'
+import { defaultMapping, mapExample } from './collection-keys.ts'
 import type { OutputContext } from './outputs.ts'
 
 type RowsStep = Extract<Step, { kind: 'read' }> & { target: Selector }
@@ -70,7 +63,7 @@ const NOT_A_CARD = new Set<UiRole>([
 /** A count, not a list: "3 results", "(12)", "1 row". */
 const COUNT = /^\(?\d[\d,.\s]*\)?(\s+\p{L}+){0,2}\s*[.:)]?$/u
 
-interface Found {
+export interface Found {
   element: UiElement
   kind: Collection['kind']
   cards?: CardRun
@@ -277,143 +270,4 @@ function headingBefore(all: UiElement[], element: UiElement): string {
   const at = all.indexOf(element)
   for (let i = at - 1; i >= 0; i--) if (all[i]!.role === 'heading') return all[i]!.name
   return ''
-}
-
-/** Where a row shows text: each cell whole and the parts inside it; a card's parts by role. */
-function partsShown(c: Found, item: UiElement[]): { part: RowPart; text: string }[] {
-  const byRole = (elements: readonly UiElement[], cell?: number) => {
-    const seen = new Map<UiRole, number>()
-    return partsOf(elements).map((p) => {
-      const nth = (seen.get(p.role) ?? 0) + 1
-      seen.set(p.role, nth)
-      const part: RowPart = { ...(cell ? { cell } : {}), role: p.role, nth }
-      return { part, text: textOf(p) }
-    })
-  }
-  if (c.kind !== 'table') return byRole(item)
-  return cellsOf(item[0]!).flatMap((cell, i) => [
-    { part: { cell: i + 1 }, text: textOf(cell) },
-    ...byRole(cell.children, i + 1),
-  ])
-}
-
-/**
- * Keys from the example: each example item must be one row (every field equal to one of its
- * cells or parts); a key goes to the cell or part that shows its value in every example item.
- * An example list of strings is one key, read alone (`pluck`).
- */
-function mapExample(c: Found, key: string, example: readonly unknown[]): RowMapping | undefined {
-  const strings = example.every((e) => typeof e !== 'object' || e === null)
-  const wanted: Record<string, string>[] = example.map((e) =>
-    strings
-      ? { [key]: String(e) }
-      : Object.fromEntries(
-          Object.entries(e as object)
-            .filter(([, v]) => v !== null && typeof v !== 'object')
-            .map(([k, v]) => [k, String(v)]),
-        ),
-  )
-  if (wanted.some((w) => Object.keys(w).length === 0)) return undefined
-  const options = new Map<string, Set<string>>()
-  for (const item of wanted) {
-    const seen = new Map<string, Set<string>>()
-    for (const row of c.items) {
-      const shown = partsShown(c, row)
-      const where = Object.entries(item).map(([k, v]) => [
-        k,
-        shown.filter((s) => norm(s.text) === norm(v)).map((s) => JSON.stringify(s.part)),
-      ])
-      if (where.some(([, parts]) => parts!.length === 0)) continue
-      for (const [k, parts] of where) for (const p of parts as string[]) add(seen, k as string, p)
-    }
-    if (seen.size === 0) return undefined
-    for (const [k, parts] of seen)
-      options.set(k, options.has(k) ? new Set([...options.get(k)!].filter((p) => parts.has(p))) : parts)
-  }
-  const parts: Record<string, RowPart> = {}
-  for (const [k, set] of options) {
-    const [first] = [...set].sort((a, b) => preference(c, k, a) - preference(c, k, b))
-    if (!first) return undefined
-    parts[k] = JSON.parse(first) as RowPart
-  }
-  return { ...byHeader(c, parts), ...(strings ? { pluck: key } : {}) }
-}
-
-function add(map: Map<string, Set<string>>, key: string, value: string) {
-  const set = map.get(key) ?? new Set<string>()
-  set.add(value)
-  map.set(key, set)
-}
-
-/** Lower is better: a whole cell under a header naming the key, then a whole cell, then a part. */
-function preference(c: Found, key: string, part: string): number {
-  const p = JSON.parse(part) as RowPart
-  const header = p.cell ? (c.headers[p.cell - 1] ?? '') : ''
-  const named = stems(header).some((w) => stems(key).includes(w))
-  return (named ? 0 : 2) + (p.role ? 1 : 0) + (p.nth ?? 0) / 100
-}
-
-/** Whole cells under a header of their own are read by header text (columns move less than positions). */
-function byHeader(c: Found, parts: Record<string, RowPart>): RowMapping {
-  const columns: Record<string, string> = {}
-  const rest: Record<string, RowPart> = {}
-  const cells = c.items[0] ? cellsOf(c.items[0][0]!).length : 0
-  for (const [key, part] of Object.entries(parts)) {
-    const header =
-      part.cell && !part.role && cells === c.headers.length ? c.headers[part.cell - 1] : undefined
-    const unique = header && c.headers.filter((h) => foldWord(h) === foldWord(header)).length === 1
-    if (header && unique) columns[key] = header
-    else rest[key] = part
-  }
-  return {
-    ...(Object.keys(columns).length ? { columns } : {}),
-    ...(Object.keys(rest).length ? { parts: rest } : {}),
-  }
-}
-
-/**
- * Without an example: a table's columns keyed by their headers in camelCase ("Last name" →
- * lastName), or by position (column3) without a header row; columns of checkboxes or empty in
- * every row are left out. Lists give `{text, href}` and cards `{title, href, text}` (read-rows.ts).
- */
-function defaultMapping(c: Found): RowMapping {
-  if (c.kind !== 'table') return {}
-  const width = Math.max(...c.items.map((item) => cellsOf(item[0]!).length))
-  const useful = (i: number) =>
-    c.items.some((item) => {
-      const cell = cellsOf(item[0]!)[i]
-      return !!cell && partValue(item, { cell: i + 1 }) !== '' && !controlOnly(cell)
-    })
-  const keys = new Set<string>()
-  const named = (base: string) => {
-    let key = base
-    for (let n = 2; keys.has(key); n++) key = `${base}${n}`
-    keys.add(key)
-    return key
-  }
-  if (c.headers.length === width && c.headers.some((h) => h !== '')) {
-    const columns: Record<string, string> = {}
-    c.headers.forEach((header, i) => {
-      if (
-        header !== '' &&
-        useful(i) &&
-        c.headers.filter((h) => foldWord(h) === foldWord(header)).length === 1
-      )
-        columns[named(camelKey(header))] = header
-    })
-    return { columns }
-  }
-  const parts: Record<string, RowPart> = {}
-  for (let i = 0; i < width; i++)
-    if (useful(i)) parts[named(c.headers[i] ? camelKey(c.headers[i]!) : `column${i + 1}`)] = { cell: i + 1 }
-  return { parts }
-}
-
-/** A cell that only holds a control (a row's selection checkbox, an actions button). */
-function controlOnly(cell: UiElement): boolean {
-  const all = indexTree(cell).all.filter((e) => e !== cell)
-  return (
-    all.some((e) => e.role === 'checkbox' || e.role === 'radio' || e.role === 'button') &&
-    partsOf(cell.children).length === 0
-  )
 }
