@@ -38,9 +38,15 @@ const SIGN_IN = /^(log ?in|sign ?in)$/i
  * What the owner answers about one of RT's forms: which field takes each input (by the labels
  * they know), which button sends it (the sign-in form's when that is the one asked about), which
  * of a drop-down's options a caller's word is (the option of that very name), and which of the
- * page's values the caller asked for. What is not offered, they point at.
+ * page's values the caller asked for. What is not offered, they point at (a value by where the
+ * page shows it, `shown`).
  */
-function owner(fields: Record<string, RegExp>, send: RegExp, outputs?: RegExp) {
+function owner(
+  fields: Record<string, RegExp>,
+  send: RegExp,
+  outputs?: RegExp,
+  shown?: Record<string, RegExp>,
+) {
   return (q: Question): string | string[] | PointAt | undefined => {
     const input = inputOf(q)
     const field = input ? fields[input] : undefined
@@ -53,6 +59,11 @@ function owner(fields: Record<string, RegExp>, send: RegExp, outputs?: RegExp) {
     if (q.kind === 'choose_submit') return option(q, send) ?? option(q, SIGN_IN) ?? NONE_OF_THESE
     if (q.kind === 'point' && /^point at the button/i.test(q.text)) return pointAt(BUTTON, send)
     if (q.kind === 'choose_outputs' && outputs) return options(q, outputs)
+    // Asked where a value of the sample is shown, the owner points at that value on the page.
+    const expected = /^the sample expects “([^”]+)” for/i.exec(q.text)?.[1]
+    if (q.kind === 'point' && expected) return pointAt(/./, exactly(expected))
+    const key = /^point at the value that the job should return as “([^”]+)”/i.exec(q.text)?.[1]
+    if (q.kind === 'point' && key && shown?.[key]) return pointAt(/./, shown[key])
     return undefined
   }
 }
@@ -87,6 +98,8 @@ export const openTicket: GauntletJob<RequestTracker> = {
     },
     /^create$/i,
     /ticket|number|^#|\bid\b/i,
+    // The new ticket's page says “Ticket 12 created in queue …” and heads it “#12: subject”.
+    { ticketNumber: /ticket \d+ created|^#\d+:/i },
   ),
   live: (rt) =>
     [
