@@ -71,9 +71,16 @@ function build(node: AXNode | undefined, byId: Map<string, AXNode>, context: AxM
     ]
   }
   if (!base.ref) return built
-  const role = ROLE_MAP[chromeRole]
   const states = statesOf(node)
   const description = collapse(String(node.description?.value ?? '')) || undefined
+  if (richTextEditor(node) && chromeRole !== 'textbox') {
+    // A rich-text editor (contenteditable: a message body, a post's text, a ticket's description)
+    // is a text field to a person, whatever role its markup gives it: one field holding its text.
+    const value = joinedText(built) ?? collapse(built.flatMap((b) => textsOf(b.element)).join(' '))
+    const element: UiElement = { ...base, role: 'textbox', name, value, states, description, children: [] }
+    return [{ element: prune(element) }]
+  }
+  const role = ROLE_MAP[chromeRole]
   if (!role) return buildGeneric(base, name, states, description, built)
   const value = valueFor(node, role)
   let children = LEAF_ROLES.has(role) ? [] : built.map((child) => child.element)
@@ -84,6 +91,11 @@ function build(node: AXNode | undefined, byId: Map<string, AXNode>, context: AxM
     ownName = text
     children = idHandles(built)
   }
+  // A native drop-down with no options at all takes nothing: read-only, as a person finds it.
+  // (An ARIA combobox shows its options only once opened; it has no native popup.)
+  const nativePopup = (node.childIds ?? []).some((id) => HOISTED.has(String(byId.get(id)?.role?.value)))
+  if (role === 'combobox' && nativePopup && !children.some((c) => c.role === 'option'))
+    states.push('readonly')
   const element: UiElement = { ...base, role, name: ownName, value, states, description, children }
   if (facts && EDITABLE_ROLES.has(role)) {
     element.placeholder = facts.placeholder
@@ -96,7 +108,21 @@ function build(node: AXNode | undefined, byId: Map<string, AXNode>, context: AxM
 function frameContent(nodes: AXNode[], context: AxMappingContext): Built[] {
   const byId = new Map(nodes.map((node) => [node.nodeId, node]))
   const root = nodes.find((node) => node.parentId === undefined)
-  return root ? (root.childIds ?? []).flatMap((id) => build(byId.get(id), byId, context)) : []
+  if (!root) return []
+  // A frame whose whole document is editable is an editor's body (an HTML mail or description
+  // editor in its own frame): the field, not its paragraphs.
+  if (richTextEditor(root)) return build({ ...root, role: { type: 'role', value: 'generic' } }, byId, context)
+  return (root.childIds ?? []).flatMap((id) => build(byId.get(id), byId, context))
+}
+
+function textsOf(element: UiElement): string[] {
+  return element.role === 'text' ? [element.name] : element.children.flatMap(textsOf)
+}
+
+/** The root of a rich-text editor: editable as rich text and focusable (its paragraphs are not). */
+function richTextEditor(node: AXNode): boolean {
+  const property = (name: string) => node.properties?.find((p) => p.name === name)?.value.value
+  return property('editable') === 'richtext' && property('focusable') === true
 }
 
 /** Layout containers: text-only ones become one text element, named/identified ones stay, the rest dissolve. */
