@@ -6,6 +6,7 @@ import type { Snapshot, UiElement } from '../../protocol/elements.ts'
 import type { InputLeaf } from '../input-leaves.ts'
 import { readPrompt } from '../locate/prompt.ts'
 import { assignFields } from '../map/field-scores.ts'
+import { openInlineEditors } from '../map/inline-editors.ts'
 import { type FieldStep, mapFields } from '../map/map-fields.ts'
 import { performStep } from '../observe/observe.ts'
 import { readControls } from '../screen.ts'
@@ -75,6 +76,10 @@ export async function fillPages(
           )
         : []
     } else {
+      // A value with no field may belong in an editor that opens when its line is pressed.
+      const opened = await openInlineEditors(session, screen, remaining)
+      screen = opened.screen
+      steps.push(...opened.steps)
       here = await mapFields(
         session,
         screen.root,

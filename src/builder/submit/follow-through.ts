@@ -40,6 +40,15 @@ export function secondSend(
   // not. After a wizard's "Next", a review page shows what was entered and the real send.
   const kept = fields.filter((f) => counterpart(after, f) !== undefined).length
   if (kept * 2 < fields.length && !isNextName(sentWith)) return undefined
+  // The same name again in a panel that just opened with a way back, while the button pressed
+  // is still there ("Publish" → "Are you ready to publish?" with its own "Publish" and "Cancel"),
+  // is the send's second half; a page drawn anew, or results with their search box, are not.
+  const again = ending.appeared.filter((e) => e.role === 'button' && e.name === sentWith)
+  const stayed = indexTree(after).all.some(
+    (e) => e.role === 'button' && e.name === sentWith && !ending.appeared.includes(e),
+  )
+  const wayBack = ending.appeared.some((e) => e.role === 'button' && DECLINE_BUTTON.test(e.name.trim()))
+  if (again.length === 1 && stayed && wayBack && !again[0]!.states.includes('disabled')) return again[0]
   const fresh = ending.appeared.filter(
     (e) =>
       e.role === 'button' &&

@@ -1,0 +1,95 @@
+// Editors that open when pressed (docs/builder.md, "Map"). Many apps show a long text's field as a
+// line that says to write there ("Type / to choose a block", "Add a description…", "Click to
+// edit", "Start writing…"): a person presses it and the editor opens in its place. When a value of
+// the sample has no field to go into, such a line on the form is pressed (it sends nothing and
+// leads nowhere), and the click becomes a step of the job when a field opened.
+import type { Step } from '../../protocol/automation.ts'
+import type { Snapshot, UiElement } from '../../protocol/elements.ts'
+import { indexOf, refusal } from '../explore/explore-moves.ts'
+import type { InputLeaf } from '../input-leaves.ts'
+import { performStep } from '../observe/observe.ts'
+import { readControls } from '../screen.ts'
+import { designSelector } from '../selector-design.ts'
+import type { BuildSession } from '../session.ts'
+import { assignFields } from './field-scores.ts'
+
+/** Text that tells a person to write here: the placeholder of an editor not open yet. */
+const INVITES_WRITING =
+  /^(type\b|write\b|start (writing|typing)\b|click (here )?to (add|write|edit|type)\b|add an? (description|comment|note|message|body|text)\b|tap to (add|write|edit)\b)/i
+const PRESSABLE = new Set(['button', 'generic', 'text'])
+
+/** Values of the sample no field on the screen can take at all (not even as a guess). */
+export function homelessValues(root: UiElement, leaves: InputLeaf[]): InputLeaf[] {
+  const { assigned, unsure } = assignFields(leaves, readControls(root))
+  const placed = new Set([
+    ...assigned.map((a) => a.leaf),
+    ...unsure.filter((u) => u.candidates.length > 0).map((u) => u.leaf),
+  ])
+  return leaves.filter((l) => l.source !== 'header' && !placed.has(l))
+}
+
+/**
+ * Presses each line on the screen that invites writing while a value has nowhere to go; returns
+ * the screen after, and the clicks that opened a field (to be replayed by every run).
+ */
+export async function openInlineEditors(
+  session: BuildSession,
+  screen: Snapshot,
+  leaves: InputLeaf[],
+): Promise<{ screen: Snapshot; steps: Step[] }> {
+  const steps: Step[] = []
+  const tried = new Set<string>()
+  for (let round = 0; round < 3; round++) {
+    if (homelessValues(screen.root, leaves).length === 0) break
+    const placeholder = invitations(screen.root).find((e) => !tried.has(textOf(e)))
+    if (!placeholder) break
+    const text = textOf(placeholder)
+    tried.add(text)
+    const before = readControls(screen.root).length
+    const step: Step = {
+      kind: 'click',
+      name: `Click “${text}” (opens its editor)`,
+      target: designSelector(screen.root, placeholder, `the “${text}” line`),
+    }
+    await performStep(session, step, session.request.sample.input)
+    const after = await session.settle(screen.root)
+    const opened = readControls(after.root).length > before
+    session.progress(
+      'map',
+      opened
+        ? `“${text}” opened an editor; the values with no field may go there`
+        : `“${text}” invites writing, but pressing it opened no field`,
+      { placeholder: text, opened },
+    )
+    if (opened) steps.push(step)
+    screen = after
+  }
+  return { screen, steps }
+}
+
+/** The lines of the screen that invite writing and that exploring's rules allow pressing. */
+function invitations(root: UiElement): UiElement[] {
+  const index = indexOf(root)
+  return index.all.filter(
+    (e) =>
+      PRESSABLE.has(e.role) &&
+      INVITES_WRITING.test(textOf(e)) &&
+      e.bounds !== undefined &&
+      !e.states.includes('disabled') &&
+      // A line inside a pressable one is pressed through it.
+      !(
+        e.role === 'text' &&
+        PRESSABLE.has(index.parent.get(e)?.role ?? '') &&
+        index.parent.get(e)?.role !== 'generic'
+      ) &&
+      // It sends nothing, so an empty form is no reason to leave it; leaving the session is.
+      [undefined, 'empty form'].includes(refusal(index, e, undefined)),
+  )
+}
+
+/** What the line says: its own text (an "Add default block" button showing "Type / to choose…"). */
+function textOf(e: UiElement): string {
+  const own = e.children.filter((c) => c.role === 'text').map((c) => c.name.trim())
+  const shown = own.join(' ').trim()
+  return shown && INVITES_WRITING.test(shown) ? shown : e.name.trim()
+}
