@@ -65,6 +65,8 @@ export const UI_STATES = [
   'required',
   'invalid',
   'expanded',
+  /** Can be expanded and is not: a drop-down menu or a section that hides what it holds until pressed. */
+  'collapsed',
   'readonly',
   'modal',
   'busy',

@@ -2,10 +2,12 @@
 // again, so an item named like the task ("Accounts…" under "Manage") is tried like a button.
 import { resolveSelector } from '../../automation/index.ts'
 import type { Snapshot, UiElement } from '../../protocol/elements.ts'
+import { appeared } from '../observe/ui-diff.ts'
 import { actionElements, activeScope } from '../screen.ts'
 import { designSelector } from '../selector-design.ts'
 import type { BuildSession } from '../session.ts'
-import { indexOf } from './explore-moves.ts'
+import { unreachable } from '../session.ts'
+import { indexOf, refusal } from './explore-moves.ts'
 import type { Move } from './explore-walk.ts'
 
 /** A menu of the menu bar, opened once to see its items (a desktop app's "Manage › Accounts…"). */
@@ -18,6 +20,16 @@ export interface PeekedMenu {
 
 /** Menus opened to look at their items on one screen; the rest are left closed. */
 const MAX_MENUS = 10
+/** Drop-downs opened on one screen, the most promising first. */
+const MAX_DISCLOSURES = 6
+const DISCLOSURES = new Set(['button', 'link', 'menuitem'])
+const ITEM_ROLES = new Set(['button', 'link', 'menuitem', 'tab', 'treeitem'])
+
+/** A link to another page (not "#", not a script): following it is a move, not a peek. */
+function goesElsewhere(e: UiElement): boolean {
+  if (!e.href) return false
+  return !/^(#|javascript:)/i.test(e.href.trim()) && !/#[^/]*$/.test(e.href)
+}
 
 export const actionKey = (e: UiElement) => `${e.role}\u0000${e.name}`
 
@@ -28,50 +40,85 @@ export const scopeOf = (root: UiElement) => {
 }
 
 /**
- * Opens each menu of the screen's menu bar that is new here, notes its items and closes it again
- * (Escape), so items named like the task ("Accounts…" under "Manage") can be tried like buttons.
- * Opening a menu changes nothing in the app; the screen is as it was afterwards.
+ * Opens each menu of the screen's menu bar that is new here, and each drop-down that hides its
+ * content until pressed (a collapsed "Actions ▾", a navigation entry with a sub-list), notes the
+ * actions it shows and closes it again, so items named like the task ("Accounts…" under "Manage",
+ * "Add mailbox" under "Mailboxes ▾") can be tried like buttons. Opening a menu changes nothing in
+ * the app; the screen is as it was afterwards.
  */
 export async function peekMenus(
   session: BuildSession,
   screen: Snapshot,
   known: Set<string>,
+  /** How promising a name is for the task: drop-downs are opened best first. */
+  score: (name: string) => number = () => 0,
+  appUrl?: string,
 ): Promise<PeekedMenu[]> {
   const index = indexOf(screen.root)
   const scope = scopeOf(screen.root)
-  const menus = actionElements(screen.root).filter(
+  const actions = actionElements(screen.root).filter(
+    (e) => e.name.trim() !== '' && !e.states.includes('disabled') && !known.has(scope + actionKey(e)),
+  )
+  const menus = actions.filter(
     (e) =>
       e.role === 'menuitem' &&
       index.parent.get(e)?.role === 'menubar' &&
       // A web menu bar's item that is a link goes somewhere: it is a move, not a menu to peek into.
       !e.href &&
-      e.name.trim() !== '' &&
-      e.children.length === 0 &&
-      !e.states.includes('disabled') &&
-      !known.has(scope + actionKey(e)),
+      e.children.length === 0,
   )
+  // A control marked collapsed hides what it holds (aria-expanded="false"); one that is a link to
+  // another page goes there instead, and one that leaves the session is never pressed.
+  const disclosures = actions
+    .filter(
+      (e) =>
+        DISCLOSURES.has(e.role) &&
+        e.states.includes('collapsed') &&
+        !menus.includes(e) &&
+        !goesElsewhere(e) &&
+        refusal(index, e, appUrl) === undefined,
+    )
+    .map((e, order) => ({ e, order, score: score(e.name) }))
+    .sort((a, b) => b.score - a.score || a.order - b.order)
+    .slice(0, MAX_DISCLOSURES)
+    .map(({ e }) => e)
   const peeked: PeekedMenu[] = []
   let current = screen
-  for (const element of menus.slice(0, MAX_MENUS)) {
+  for (const element of [...menus.slice(0, MAX_MENUS), ...disclosures]) {
     const menu: Move = {
       selector: designSelector(screen.root, element, `the “${element.name}” menu`),
       label: element.name,
       opensMenu: true,
     }
-    await session.act(menu.selector, { kind: 'click' })
+    try {
+      await session.act(menu.selector, { kind: 'click' })
+    } catch (error) {
+      if (unreachable(error)) continue
+      throw error
+    }
     const open = await session.settle(current.root)
     const found = resolveSelector(open.root, menu.selector)
-    const items =
-      found.status === 'found'
+    const items = menus.includes(element)
+      ? found.status === 'found'
         ? indexOf(found.element).all.filter(
             (e) => e !== found.element && e.role === 'menuitem' && e.name.trim(),
           )
         : []
+      : // What the drop-down shows: the actions that appeared when it opened.
+        appeared(current.root, open.root).filter(
+          (e) => ITEM_ROLES.has(e.role) && e.name.trim() !== '' && e.name !== element.name,
+        )
     peeked.push({ menu, open: open.root, items })
     await session.desktop('Closing a menu', () =>
       session.port.act(session.windowId, { kind: 'keys', keys: 'Escape' }),
     )
     current = await session.settle(open.root)
+    // A drop-down that Escape does not close is closed the way it was opened.
+    const still = resolveSelector(current.root, menu.selector)
+    if (!menus.includes(element) && still.status === 'found' && still.element.states.includes('expanded')) {
+      await session.act(menu.selector, { kind: 'click' }).catch(() => undefined)
+      current = await session.settle(current.root)
+    }
   }
   if (peeked.length)
     session.progress(

@@ -16,7 +16,7 @@ import { sendsOnlyElsewhere } from '../submit/submit.ts'
 import { actionOf } from '../words.ts'
 import { Frontier } from './explore-frontier.ts'
 import { peekMenus } from './explore-menus.ts'
-import { aboutObject, isSearchBox } from './explore-moves.ts'
+import { aboutObject, isSearchBox, moveScore } from './explore-moves.ts'
 import { depth, foldPages, goTo, inOwnRow, type Move, sameMoves, walk } from './explore-walk.ts'
 import { listFitness, listsWithoutValues } from './list-screen.ts'
 
@@ -70,6 +70,8 @@ interface Trip {
   start: Step[]
   home: Snapshot
   seen: Snapshot[]
+  /** How promising a control's name is for the task (explore-moves.ts). */
+  promise: (name: string) => number
 }
 
 /** How well a screen reached by a path fits the task, and how that is told. */
@@ -100,7 +102,8 @@ export async function explore(
   const signedIn = await signIn(session, first)
   const prelude = signedIn?.steps ?? []
   const home = start.length ? await walk(session, start) : (signedIn?.screen ?? first)
-  const trip: Trip = { session, app, leaves, prelude, start, home, seen: [home] }
+  const promise = (name: string) => moveScore(reading, name)
+  const trip: Trip = { session, app, leaves, prelude, start, home, seen: [home], promise }
   const judge = screenJudge(leaves, reading)
   const best: Best = { path: [], snapshot: home, fitness: judge.fit(home, []) }
   session.progress('explore', judge.tell(`The first screen (“${home.window.title}”)`, best.fitness), {
@@ -116,7 +119,7 @@ export async function explore(
     }
 
   const frontier = new Frontier(reading, app, leaves)
-  frontier.add(home, [], new Set(), await peekMenus(session, home, new Set()))
+  frontier.add(home, [], new Set(), await peekMenus(session, home, new Set(), trip.promise, app.url))
   frontier.sort()
   tellCandidates(session, frontier)
   const { chosen, current } = await tryBestFirst(trip, frontier, judge, best)
@@ -225,7 +228,12 @@ async function tryBestFirst(
     if (fit > best.fitness) best = { path, snapshot, fitness: fit }
     if (fit >= judge.good) break
     if (depth(path) < MAX_DEPTH && !circular)
-      frontier.add(snapshot, path, next.known, await peekMenus(session, snapshot, next.known))
+      frontier.add(
+        snapshot,
+        path,
+        next.known,
+        await peekMenus(session, snapshot, next.known, trip.promise, app.url),
+      )
   }
   return { chosen: best, current }
 }

@@ -72,10 +72,13 @@ export function statesOf(node: Protocol.Accessibility.AXNode): UiState[] {
       case 'disabled':
       case 'selected':
       case 'required':
-      case 'expanded':
       case 'modal':
       case 'busy':
         if (value === true) states.push(property.name)
+        break
+      case 'expanded':
+        // aria-expanded="false": a drop-down or section that hides its content until pressed.
+        states.push(value === true ? 'expanded' : 'collapsed')
         break
       case 'readonly':
         if (value === true) states.push('readonly')

@@ -82,6 +82,7 @@ const STATES: Record<string, UiState> = {
   required: 'required',
   invalid: 'invalid',
   expanded: 'expanded',
+  collapsed: 'collapsed',
   'read-only': 'readonly',
   modal: 'modal',
   busy: 'busy',

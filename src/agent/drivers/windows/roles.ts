@@ -67,13 +67,14 @@ const STATES: Record<string, UiState> = {
   indeterminate: 'mixed',
   selected: 'selected',
   expanded: 'expanded',
+  collapsed: 'collapsed',
   readonly: 'readonly',
   'read-only': 'readonly',
   modal: 'modal',
   required: 'required',
   invalid: 'invalid',
   busy: 'busy',
-  // `offscreen`, `collapsed` and `password` have no state in the model: an element scrolled out of
+  // `offscreen` and `password` have no state in the model: an element scrolled out of
   // view (or in a closed drop-down) is still there to act on; a password shows as inputType.
 }
 
