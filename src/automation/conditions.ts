@@ -1,7 +1,7 @@
 // UI conditions for wait, assert and branch, evaluated against one snapshot. Conditions test
 // presence, so a selector matching several elements counts as present (unlike actions, which
 // need exactly one target).
-import type { Condition } from '../protocol/automation.ts'
+import type { Condition, TextMatch } from '../protocol/automation.ts'
 import type { UiElement } from '../protocol/elements.ts'
 import { descendants, indexTree } from './element-tree.ts'
 import { describeSelector, renderSelector, resolveSelector } from './selectors.ts'
@@ -61,7 +61,7 @@ export function openDialogs(root: UiElement): UiElement[] {
 }
 
 /** Whether the element or anything inside it shows the text (name, value or description). */
-function shows(element: UiElement, text: string, mode: 'exact' | 'contains' | 'regex'): boolean {
+function shows(element: UiElement, text: string, mode: TextMatch): boolean {
   return [element, ...descendants(element)].some(
     (e) =>
       matchesText(e.name, text, mode) ||

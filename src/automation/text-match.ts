@@ -24,11 +24,16 @@ export function compilePattern(pattern: string): RegExp {
   return regex
 }
 
-/** exact: same text after collapsing whitespace; contains: case-insensitive substring; regex: a match anywhere. */
+/**
+ * exact: same text after collapsing whitespace; same: equal without case or accents; contains:
+ * case-insensitive substring; regex: a match anywhere.
+ */
 export function matchesText(actual: string, expected: string, mode: TextMatch = 'exact'): boolean {
   switch (mode) {
     case 'exact':
       return collapse(actual) === collapse(expected)
+    case 'same':
+      return foldText(actual) === foldText(expected)
     case 'contains':
       return collapse(actual).toLowerCase().includes(collapse(expected).toLowerCase())
     case 'regex':

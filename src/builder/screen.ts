@@ -138,13 +138,17 @@ export function readControls(root: UiElement): ScreenControl[] {
       })
     } else if (element.role === 'combobox' || element.role === 'listbox') {
       const options = element.children.filter((c) => c.role === 'option').map((c) => c.name)
-      // A native drop-down with no options at all (fossil's empty "Subsystem") takes nothing; a
-      // combobox the driver knows as a text input (inputType) is an ARIA typeahead box.
+      // A native drop-down with no options at all (fossil's empty "Subsystem") takes nothing (the
+      // browser driver marks it read-only; older snapshots are read by this rule); a combobox the
+      // driver knows as a text input (inputType) is an ARIA typeahead box, and one that says it
+      // is collapsed or expanded is an ARIA drop-down whose options show once it is opened.
       if (
         options.length === 0 &&
         element.role === 'combobox' &&
         element.inputType === undefined &&
-        typedFacts
+        typedFacts &&
+        !element.states.includes('collapsed') &&
+        !element.states.includes('expanded')
       )
         continue
       const named = namesOf(index, element)

@@ -13,7 +13,16 @@ export const Template = Type.String({ description: 'Template over the input, e.g
 export type Template = Static<typeof Template>
 
 /** Exact compares whitespace-collapsed text; contains is case-insensitive; regex is a JS pattern. */
-export const TextMatch = Type.Union([Type.Literal('exact'), Type.Literal('contains'), Type.Literal('regex')])
+/**
+ * exact: the same text; same: the same words as a person reads them (no case, no accents: "Paid"
+ * for "paid"); contains: a case-insensitive part; regex: a match anywhere.
+ */
+export const TextMatch = Type.Union([
+  Type.Literal('exact'),
+  Type.Literal('same'),
+  Type.Literal('contains'),
+  Type.Literal('regex'),
+])
 export type TextMatch = Static<typeof TextMatch>
 
 export const PathSegment = Type.Object({

@@ -280,7 +280,13 @@ export function resultsEnding(
       target: {
         fingerprints: [
           cell
-            ? { by: 'text', text: `{{${path}}}`, role: cell.role, match: 'exact' }
+            ? // "Paid" shown for the "paid" filtered by: the same word, whatever its case.
+              {
+                by: 'text',
+                text: `{{${path}}}`,
+                role: cell.role,
+                match: cell.name.trim() === value.trim() ? 'exact' : 'same',
+              }
             : { by: 'text', text: `{{${path}}}`, role: row.role, match: 'contains' },
         ],
         description: `a result showing the “${path}” searched for`,

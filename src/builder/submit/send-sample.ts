@@ -2,13 +2,19 @@
 // sent by the control chosen for it (submit.ts); a task with nothing to fill does its one action
 // (the row's "Remove", the last move to a list); an address that opens the record is itself the
 // action, observed when it was found.
+
+import { indexTree } from '../../automation/index.ts'
 import type { Step } from '../../protocol/automation.ts'
+import type { UiElement } from '../../protocol/elements.ts'
 import type { FilledPages } from '../explore/pages.ts'
 import type { UrlRoute } from '../explore/url-route.ts'
+import { textValues } from '../input-leaves.ts'
 import type { PromptReading } from '../locate/prompt.ts'
 import type { FieldStep } from '../map/map-fields.ts'
+import { resultsEnding } from '../observe/classify.ts'
 import { type Observation, submitAndObserve } from '../observe/observe.ts'
 import type { BuildSession } from '../session.ts'
+import { actionOf } from '../words.ts'
 import { chooseSubmit } from './submit.ts'
 
 export interface Sent {
@@ -47,6 +53,8 @@ export async function submitForm(
   pages: FilledPages,
   reading: PromptReading,
 ): Promise<Sent> {
+  const applied = await appliedFilters(session, pages, reading)
+  if (applied) return applied
   const submit = await chooseSubmit(
     session,
     pages.screen.root,
@@ -61,4 +69,53 @@ export async function submitForm(
     submitLabel: submit.label,
     observed,
   }
+}
+
+/**
+ * Filters of a list that apply as they are set (a status drop-down above the orders): filling them
+ * already changed the rows, and a row shows the value filtered by. Nothing is sent (Enter in a
+ * drop-down would only open it); the job waits for its own results (docs/builder.md, "Submit").
+ */
+async function appliedFilters(
+  session: BuildSession,
+  pages: FilledPages,
+  reading: PromptReading,
+): Promise<Sent | undefined> {
+  const { fields, screen } = pages
+  const finding = reading.verb === actionOf('find') || fields.some((f) => f.leaf?.query)
+  const filters = fields.every((f) => f.control.kind === 'select' || f.control.shape === 'search')
+  // A search box alone is sent by Enter as ever (harmless where it already filtered); a drop-down
+  // among the filters is what Enter cannot send.
+  const dropDown = fields.some((f) => f.control.kind === 'select')
+  if (!finding || fields.length === 0 || !filters || !dropDown) return undefined
+  const now = await session.settle(screen.root)
+  if (sameRows(screen.root, now.root)) return undefined
+  const searched = textValues(fields.flatMap((f) => (f.leaf ? [f.leaf] : [])))
+  const results = resultsEnding(now.root, searched, [])
+  if (!results?.condition) return undefined
+  session.progress(
+    'submit',
+    `The list changed as the fields were set (${fields.map((f) => `“${f.control.label}”`).join(', ')}): they filter it as they are set, so nothing is sent; the job waits for its results`,
+  )
+  return {
+    fields,
+    fillSteps: pages.steps,
+    submitStep: { kind: 'wait', name: 'Wait for the filtered list', until: results.condition },
+    submitLabel: 'the filter',
+    observed: { before: screen, after: now, elapsedMs: 0 },
+  }
+}
+
+/** The rows a screen shows, as text: whether a list changed. */
+function sameRows(a: UiElement, b: UiElement): boolean {
+  const rows = (root: UiElement) =>
+    indexTree(root)
+      .all.filter((e) => e.role === 'row' || e.role === 'listitem')
+      .map((e) =>
+        indexTree(e)
+          .all.map((c) => c.name)
+          .join('|'),
+      )
+      .join('\n')
+  return rows(a) === rows(b)
 }

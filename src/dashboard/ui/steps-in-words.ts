@@ -28,6 +28,8 @@ function matched(text: Template, match: TextMatch | undefined, exactByDefault = 
   switch (match ?? (exactByDefault ? 'exact' : 'contains')) {
     case 'exact':
       return q(words)
+    case 'same':
+      return `${q(words)} (any case)`
     case 'contains':
       return `containing ${q(words)}`
     case 'regex':
