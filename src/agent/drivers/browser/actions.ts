@@ -165,7 +165,14 @@ export async function selectNode(
   backendNodeId: number,
   values: string[],
 ): Promise<ActionResult> {
-  await clickPoint(page, backendNodeId)
+  try {
+    await clickPoint(page, backendNodeId)
+  } catch (error) {
+    // A native drop-down the page hides behind its own styled one (a select picker) has no box
+    // of its own; it still holds the value, and the styled one follows its change event.
+    const hidden = error instanceof DriverError && error.code === 'ELEMENT_OBSCURED'
+    if (!hidden || !(await callOnNode(page, backendNodeId, inPage.isNativeSelect))) throw error
+  }
   const outcome = await callOnNode(page, backendNodeId, inPage.selectNative, values)
   if (outcome.status === 'ok') return { value: outcome.selected.join(', ') }
   if (outcome.status === 'disabled') throw new DriverError('ELEMENT_DISABLED', 'The drop-down is disabled')

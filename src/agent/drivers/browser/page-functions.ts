@@ -184,6 +184,11 @@ export function findAriaOption(this: Element, wanted: string | null): Element | 
   return null
 }
 
+/** Whether the node is a native <select> (which takes a value without being clicked). */
+export function isNativeSelect(this: Node): boolean {
+  return this instanceof HTMLSelectElement
+}
+
 /** The text input a combobox types into (itself, or an input inside it), for typeahead lists. */
 export function typeaheadInput(this: Element): boolean {
   const typable =
