@@ -21,7 +21,10 @@ const DOWNLOAD =
   /\.(zip|gz|tgz|bz2|xz|7z|rar|pdf|csv|xlsx?|docx?|odt|ods|exe|msi|dmg|iso|tar|jar|apk)(\?|#|$)/i
 /** Words of a control that sends what a form holds. */
 const SENDS_FORM = new Set(
-  stems('save submit create add register send post apply confirm book finish done update preview signup'),
+  stems(
+    'save submit create add register send post apply confirm book finish done update preview signup ' +
+      'publish order pay checkout share invite upload import schedule',
+  ),
 )
 const EDITABLE = new Set(['textbox', 'spinbutton', 'combobox'])
 
@@ -54,8 +57,10 @@ function sendsEmptyForm(index: TreeIndex, button: UiElement): boolean {
   const chain = ancestors(index, button)
   const form = chain.find((a) => a.role === 'form') ?? chain.slice(0, 3).find((a) => fieldsOf(a).length > 0)
   if (!form) return false
-  const fields = fieldsOf(form)
-  return fields.length > 0 && fields.every((f) => !f.value)
+  // A drop-down always shows a value (its first option): only what a person types says whether
+  // the form was filled in, so a form whose typed fields are all blank is empty.
+  const typed = fieldsOf(form).filter((f) => f.role !== 'combobox' || f.inputType !== undefined)
+  return typed.length > 0 && typed.every((f) => !f.value)
 }
 
 function fieldsOf(container: UiElement): UiElement[] {

@@ -131,6 +131,9 @@ export function evidencedValues(
       // A date is never an identifier, whatever words sit around it.
       if (isInput(token) || (identifier && DATE.test(token))) continue
       const before = element.name.slice(0, element.name.indexOf(token))
+      // A number that counts things ("Found 1 ticket", "3 results", "Watchers (0)") is a count,
+      // not an identifier of one of them.
+      if (identifier && countsThings(element.name, token, subject)) continue
       const rest = stems(element.name.replace(token, ' '))
       const names = subject.length > 0 && subject.every((s) => rest.some((w) => w === s || w.startsWith(s)))
       const marked = /(#|\bno\.?|\bnumber|\bid|\bref(erence)?|\bcode)\s*:?\s*$/i.test(before)
@@ -148,6 +151,20 @@ export function evidencedValues(
   if (out.length === 0 && meansDate(key)) out.push(...shownDates(after, appeared, isInput))
   return out
 }
+
+/** The plain number token counts something: the word after it is a thing counted, or it is in brackets. */
+function countsThings(text: string, token: string, subject: readonly string[]): boolean {
+  if (!/^\d+$/.test(token)) return false
+  const at = text.indexOf(token)
+  const before = text.slice(0, at)
+  const next = text.slice(at + token.length).match(/^\s+(\p{L}+)/u)?.[1]
+  if (/\(\s*$/.test(before) && /^\s*\)/.test(text.slice(at + token.length))) return true
+  if (!next) return false
+  const word = stems(next)[0] ?? ''
+  return subject.includes(word) || COUNTED.test(next)
+}
+/** Words that follow a count: "3 results", "12 items", "1 match". */
+const COUNTED = /^(results?|items?|matches|match|entries|entry|records?|rows?|hits?)$/i
 
 /**
  * A value shown with a note in brackets after it ("e3f2c5… (1)", "FD-77832 (draft)"): the part

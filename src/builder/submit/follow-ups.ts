@@ -8,6 +8,7 @@ import { classifyEnding, type Ending } from '../observe/classify.ts'
 import { submitAndObserve } from '../observe/observe.ts'
 import { expectedReads, listExpected, nonEmpty } from '../outputs/outputs.ts'
 import type { BuildSession } from '../session.ts'
+import { actionOf } from '../words.ts'
 import { confirmationButton, confirmStep, resultLink, secondSend, sendStep } from './follow-through.ts'
 import type { Sent } from './send-sample.ts'
 
@@ -45,8 +46,11 @@ export async function followUps(
         { ending, after: observed.after.root, inputs, values: textValues(leaves), reading, submitLabel },
         expect,
       ).missing.some((key) => !listExpected(expect[key]))
+    // Only a lookup has results to open: after creating or changing a record, a link named like
+    // one of its values (the queue it was filed in) is no result of anything.
+    const lookup = reading.verb === actionOf('find') || leaves.some((l) => l.query)
     const open =
-      !confirm && !send && missing && !opened
+      !confirm && !send && missing && !opened && lookup
         ? resultLink(ending, observed.after.root, textValues(leaves))
         : undefined
     const next = confirm

@@ -93,6 +93,21 @@ describe('exploring stays inside the app', () => {
     const filled = form('a@b.c')
     expect(refusal(indexTree(filled), filled.children[1]!, app)).toBeUndefined()
   })
+
+  test('a drop-down showing its first option does not make a form filled in: “Create” under a blank subject is refused', () => {
+    const quick = el('form', 'Quick ticket creation', {}, [
+      el('combobox', 'Queue', { value: 'General' }),
+      el('textbox', 'Subject', { value: '' }),
+      el('button', 'Create'),
+    ])
+    expect(refusal(indexTree(quick), quick.children[2]!, app)).toBe('empty form')
+    // A typeahead box (a text input in the combobox role) is typed into: its text counts.
+    const typed = el('form', 'Find', {}, [
+      el('combobox', 'Customer', { value: 'Ana', inputType: 'text' }),
+      el('button', 'Add'),
+    ])
+    expect(refusal(indexTree(typed), typed.children[1]!, app)).toBeUndefined()
+  })
 })
 
 describe('judging the ending', () => {

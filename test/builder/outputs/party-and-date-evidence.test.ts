@@ -80,3 +80,13 @@ test('dates as people write them, and words that only look like one', () => {
     expect(shown(t)).toBe(true)
   for (const t of ['Marketing 3 2025', 'version 3 2024', '12:05']) expect(shown(t)).toBe(false)
 })
+
+describe('a count is no identifier', () => {
+  test('“Found 1 ticket”, “3 results”, “Watchers (0)” give no ticket number; “Ticket 12 created” does', () => {
+    const texts = ['Found 1 ticket', '3 results', 'Watchers (0)', 'Ticket 12 created']
+    const shown = texts.map((t) => el('heading', t))
+    const root = el('window', 'Tracker', shown)
+    const found = evidencedValues(root, shown, 'ticketNumber', [])
+    expect(found.map((f) => f.token)).toEqual(['12'])
+  })
+})
