@@ -9,7 +9,7 @@ import type { GauntletJob, RunningApp } from './types.ts'
 
 /** How long a build may take before the job counts as failed (a person would give up too). */
 const BUILD_WAIT_MS = 120_000
-/** Progress lines kept from a failed build (GAUNTLET_TRAIL=40 shows more while debugging). */
+/** Progress lines kept from a failed build (GAUNTLET_TRAIL=40 shows more; GAUNTLET_KEEP_TRAIL=1 keeps them for passing jobs too). */
 const TRAIL = Number(process.env.GAUNTLET_TRAIL ?? 8)
 
 export interface JobOutcome {
@@ -179,7 +179,7 @@ async function teachAndCall<A extends RunningApp>(
     else out.liveCorrect++
   }
   if (problems.length) out.outcome = problems.join('; ')
-  else out.trail = []
+  else if (!process.env.GAUNTLET_KEEP_TRAIL) out.trail = []
   if (problems.length && process.env.GAUNTLET_EXPORT) {
     const exported = await cli(['jobs', 'export', job.method, job.path, '--data', s.dataDir])
     await Bun.write(process.env.GAUNTLET_EXPORT, exported.stdout)

@@ -57,9 +57,12 @@ function sendsEmptyForm(index: TreeIndex, button: UiElement): boolean {
   const chain = ancestors(index, button)
   const form = chain.find((a) => a.role === 'form') ?? chain.slice(0, 3).find((a) => fieldsOf(a).length > 0)
   if (!form) return false
-  // A drop-down always shows a value (its first option): only what a person types says whether
-  // the form was filled in, so a form whose typed fields are all blank is empty.
-  const typed = fieldsOf(form).filter((f) => f.role !== 'combobox' || f.inputType !== undefined)
+  // In a form, a drop-down always shows a value (its first option): only what a person types says
+  // whether it was filled in, so a form whose typed fields are all blank is empty. (Beside a
+  // toolbar's filters, whose drop-down is set, an "Add" opens a form of its own.)
+  const fields = fieldsOf(form)
+  const typed =
+    form.role === 'form' ? fields.filter((f) => f.role !== 'combobox' || f.inputType !== undefined) : fields
   return typed.length > 0 && typed.every((f) => !f.value)
 }
 

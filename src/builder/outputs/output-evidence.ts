@@ -105,8 +105,13 @@ export function evidencedValues(
   const isInput = (text: string) => inputs.some((v) => compact(v) === compact(text))
   const fresh = new Set(appeared)
   const out: Evidenced[] = []
+  const { subject, identifier } = keyMeaning(key)
+  // An identifier the app made up is none of the caller's values: "The item “MUG-001 Coffee mug”
+  // was added" names the new item by the caller's SKU and name, not by its id.
+  const ofInput = (token: string) => inputs.some((v) => compact(v).includes(compact(token)))
+  const madeUp = (value: string) => !identifier || idLikeTokens(value).some((t) => !ofInput(t))
   for (const pair of keyed(labelValuePairs(after, fresh)))
-    if (labelMeansKey(pair.label, key) && pair.value && !isInput(pair.value)) {
+    if (labelMeansKey(pair.label, key) && pair.value && !isInput(pair.value) && madeUp(pair.value)) {
       const noted = !pair.extract && notedValue(pair.element)
       out.push(
         noted
@@ -114,13 +119,12 @@ export function evidencedValues(
           : { element: pair.element, token: pair.value, text: pair.value, label: pair.label, pair },
       )
     }
-  const { subject, identifier } = keyMeaning(key)
   // Side by side is weaker than a caption or a table: for an identifier, the value must look
   // like one ("View Ticket" beside a link “admin” names no ticket's id).
   for (const pair of adjacentPairs(after, fresh))
     if (
       labelMeansKey(pair.label, key) &&
-      (!identifier || idLikeTokens(pair.value).length > 0) &&
+      madeUp(pair.value) &&
       !isInput(pair.value) &&
       !out.some((o) => o.element === pair.element)
     )

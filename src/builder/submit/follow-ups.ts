@@ -32,6 +32,11 @@ export async function followUps(
   const sent = { ...first }
   let ending = firstEnding
   let opened = false
+  // A value chosen in a drop-down names something that already exists (the queue a ticket is
+  // filed in): a link named by it opens that thing, never the record a create or change made.
+  const lookup = reading.verb === actionOf('find') || leaves.some((l) => l.query)
+  const chosen = new Set(first.fields.filter((f) => f.control.kind === 'select').map((f) => f.leaf?.path))
+  const recordValues = textValues(leaves).filter((v) => lookup || !chosen.has(v.path))
   for (let hop = 0; ending && hop < 3; hop++) {
     const { submitLabel, observed } = sent
     const confirm = confirmationButton(ending)
@@ -46,12 +51,9 @@ export async function followUps(
         { ending, after: observed.after.root, inputs, values: textValues(leaves), reading, submitLabel },
         expect,
       ).missing.some((key) => !listExpected(expect[key]))
-    // Only a lookup has results to open: after creating or changing a record, a link named like
-    // one of its values (the queue it was filed in) is no result of anything.
-    const lookup = reading.verb === actionOf('find') || leaves.some((l) => l.query)
     const open =
-      !confirm && !send && missing && !opened && lookup
-        ? resultLink(ending, observed.after.root, textValues(leaves))
+      !confirm && !send && missing && !opened
+        ? resultLink(ending, observed.after.root, recordValues)
         : undefined
     const next = confirm
       ? confirmStep(observed.after.root, confirm)
