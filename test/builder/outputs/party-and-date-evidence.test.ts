@@ -90,3 +90,16 @@ describe('a count is no identifier', () => {
     expect(found.map((f) => f.token)).toEqual(['12'])
   })
 })
+
+describe('a generated id is none of the caller’s values', () => {
+  test('“The item “MUG-001 Coffee mug” was added” gives no itemId; “Item 57 was added” does', () => {
+    const label = el('text', 'The item “')
+    const link = el('link', 'MUG-001 Coffee mug')
+    const rest = el('text', '” was added successfully.')
+    const made = el('text', 'Item 57 was added.')
+    const shown = [label, link, rest, made]
+    const root = el('window', 'Admin', [el('listitem', '', [label, link, rest]), made])
+    const found = evidencedValues(root, shown, 'itemId', ['MUG-001', 'Coffee mug', 'Shelf A'])
+    expect(found.map((f) => f.token)).toEqual(['57'])
+  })
+})
