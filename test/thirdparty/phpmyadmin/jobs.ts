@@ -1,5 +1,6 @@
 // Jobs an office would want from phpMyAdmin on its shop database, in the caller's words: add a
 // customer and get its number back; look a customer up by email. Checked in the database itself.
+import { NONE_OF_THESE } from '../../../src/protocol/questions.ts'
 import type { GauntletJob } from '../../gauntlet/types.ts'
 import type { Customer, PhpMyAdmin } from './app.ts'
 
@@ -7,6 +8,14 @@ const SECRETS = { username: 'office', password: 'shop-office-pass' }
 
 const option = (label: RegExp) => (q: { options: { value: string; label: string }[] }) =>
   q.options.find((o) => label.test(o.label))?.value
+/**
+ * Asked where a value goes, the owner picks the field of the column named like the value's key
+ * (they know their table's columns), or says none of these.
+ */
+const column = (q: { text: string; options: { value: string; label: string }[] }) => {
+  const key = /value of “([^”]+)”/.exec(q.text)?.[1] ?? ''
+  return key ? (option(new RegExp(`\\b${key}\\b`, 'i'))(q) ?? NONE_OF_THESE) : NONE_OF_THESE
+}
 const options = (label: RegExp) => (q: { options: { value: string; label: string }[] }) => {
   const values = q.options.filter((o) => label.test(o.label)).map((o) => o.value)
   return values.length ? values : undefined
@@ -28,11 +37,13 @@ export const addCustomer: GauntletJob<PhpMyAdmin> = {
   ],
   // phpMyAdmin's forms are sent with "Go"; the id is the one it reports for the inserted row.
   answer: (q) =>
-    q.kind === 'choose_submit'
-      ? option(/^go$/i)(q)
-      : q.kind === 'choose_outputs'
-        ? options(/inserted row id|^id\b/i)(q)
-        : undefined,
+    q.kind === 'map_field'
+      ? column(q)
+      : q.kind === 'choose_submit'
+        ? option(/^go$/i)(q)
+        : q.kind === 'choose_outputs'
+          ? options(/inserted row id|^id\b/i)(q)
+          : undefined,
   live: (app) => {
     const calls = [
       ['grace@example.com', 'Grace Hopper', 'Arlington'],
@@ -71,11 +82,13 @@ export const findCustomer: GauntletJob<PhpMyAdmin> = {
     return [{ input: { email: 'marie@example.com' }, expect: { name: 'Marie Curie', city: 'Paris' } }]
   },
   answer: (q) =>
-    q.kind === 'choose_submit'
-      ? option(/^go$|^search$/i)(q)
-      : q.kind === 'choose_outputs'
-        ? options(/^(name|city)\b/i)(q)
-        : undefined,
+    q.kind === 'map_field'
+      ? column(q)
+      : q.kind === 'choose_submit'
+        ? option(/^go$|^search$/i)(q)
+        : q.kind === 'choose_outputs'
+          ? options(/^(name|city)\b/i)(q)
+          : undefined,
   live: (app) => {
     app.addCustomer('niels@example.com', 'Niels Bohr', 'Copenhagen')
     app.addCustomer('emmy@example.com', 'Emmy Noether', 'Erlangen')

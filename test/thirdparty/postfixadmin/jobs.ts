@@ -1,6 +1,7 @@
 // Jobs a mail admin would want from PostfixAdmin, in the caller's words: open a new email account
 // for someone at example.org; list the email accounts of a domain. Checked in the app's database
 // (the stored account, its hashed password) and against the accounts each domain really has.
+import { NONE_OF_THESE } from '../../../src/protocol/questions.ts'
 import type { GauntletJob } from '../../gauntlet/types.ts'
 import type { PostfixAdmin } from './app.ts'
 
@@ -23,8 +24,15 @@ export const createMailbox: GauntletJob<PostfixAdmin> = {
       expect: { address: 'carol@example.org' },
     },
   ],
-  // The form's button is "Add Mailbox".
-  answer: (q) => (q.kind === 'choose_submit' ? option(/add mailbox/i)(q) : undefined),
+  // The form's button is "Add Mailbox". Asked where a value goes, the owner names the field they
+  // know for it: the local part is the "Username", the person's name "Name", the password "Password".
+  answer: (q) => {
+    if (q.kind === 'choose_submit') return option(/add mailbox/i)(q)
+    if (q.kind !== 'map_field') return undefined
+    const key = /value of “([^”]+)”/.exec(q.text)?.[1] ?? ''
+    const field = { localPart: /user ?name/i, name: /^name/i, password: /^password$/i }[key]
+    return (field && option(field)(q)) ?? NONE_OF_THESE
+  },
   live: (app) =>
     [
       ['dmitri', 'Dmitri Ivanov', 'Dmitri2026mail'],
