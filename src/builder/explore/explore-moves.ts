@@ -2,6 +2,8 @@
 // no link to another site, no download, no sign-out, nothing that deletes; and it never presses
 // a control that sends a form while that form is still empty ("Register", "Create" under blank
 // fields would create junk records in a real app, whose data persists).
+
+import { stemmer } from 'stemmer'
 import { ancestors, descendants, indexTree, type TreeIndex } from '../../automation/element-tree.ts'
 import { renderSelector, resolveSelector } from '../../automation/index.ts'
 import type { Selector } from '../../protocol/automation.ts'
@@ -27,8 +29,20 @@ const SENDS_FORM = new Set(
   ),
 )
 const EDITABLE = new Set(['textbox', 'spinbutton', 'combobox'])
+/**
+ * Verbs of a button that only sends what is on the screen ("Update", "Save changes", "Apply",
+ * "Publish"): exploring looks for a screen and never needs one; pressing it would change data.
+ * ("Create", "Add", "New" also open forms, so they fall under the empty-form rule instead.)
+ */
+const ONLY_SENDS = new Set(
+  'save submit update apply confirm send publish pay checkout upload import schedule finish'
+    .split(' ')
+    .map((w) => stemmer(w)),
+)
+/** The button's first word as written, plain stem (no synonyms: "Update" is not "Edit"). */
+const firstVerb = (name: string) => stemmer(splitWords(name)[0] ?? '')
 
-export type Refusal = 'other site' | 'download' | 'leaves the session' | 'empty form'
+export type Refusal = 'other site' | 'download' | 'leaves the session' | 'empty form' | 'saves data'
 
 /** Why exploring must not press this control, or undefined when it may. */
 export function refusal(
@@ -47,6 +61,7 @@ export function refusal(
   }
   if (LEAVING_PHRASE.test(element.name) || stems(element.name).some((w) => LEAVING.has(w)))
     return 'leaves the session'
+  if (element.role === 'button' && ONLY_SENDS.has(firstVerb(element.name))) return 'saves data'
   if (element.role === 'button' && sendsEmptyForm(index, element)) return 'empty form'
   return undefined
 }

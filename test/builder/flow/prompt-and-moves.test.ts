@@ -94,6 +94,24 @@ describe('exploring stays inside the app', () => {
     expect(refusal(indexTree(filled), filled.children[1]!, app)).toBeUndefined()
   })
 
+  test('a button that only sends (“Update”, “Save changes”, “Publish”) is never pressed; “Edit” and “New note” may be', () => {
+    const screen = el('window', 'Tickets', {}, [
+      el('button', 'Update'),
+      el('button', 'Save changes'),
+      el('button', 'Publish'),
+      el('button', 'Edit'),
+      el('button', 'New note'),
+    ])
+    const index = indexTree(screen)
+    expect(screen.children.map((c) => refusal(index, c, app))).toEqual([
+      'saves data',
+      'saves data',
+      'saves data',
+      undefined,
+      undefined,
+    ])
+  })
+
   test('a drop-down showing its first option does not make a form filled in: “Create” under a blank subject is refused', () => {
     const quick = el('form', 'Quick ticket creation', {}, [
       el('combobox', 'Queue', { value: 'General' }),
