@@ -63,12 +63,17 @@ export function notTheTasksSend(name: string, reading: PromptReading): boolean {
   if (rivalsTask(reading, name)) return true
   const words = splitWords(name)
   if (reading.verb === FIND && words.some((w) => WRITES.has(w))) return true
+  // A search sends nothing to store: its form is never where a record is made or changed.
+  if ((reading.verb === CREATE || reading.verb === EDIT) && words.length > 0 && actionOf(words[0]!) === FIND)
+    return true
   const task = splitWords(reading.text).map((w) => stemmer(w))
   const drafts = (list: string[]) => list.some((w) => DRAFT.has(stemmer(w)))
   return drafts(words) && !drafts(task) && task.some((w) => FINAL.has(w))
 }
 
 const FIND = actionOf('find')
+const CREATE = actionOf('create')
+const EDIT = actionOf('edit')
 /** Words of a send that stores what the form holds (a lookup never presses one). */
 const WRITES = new Set(['save', 'store', 'create', 'add', 'insert', 'post', 'publish'])
 /** A send that keeps a draft, and the task's words that ask for more than a draft. */
