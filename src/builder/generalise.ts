@@ -146,12 +146,23 @@ export function extractPattern(text: string, token: string, inputs: string[]): s
             .map((t) => ({ kind: 'literal', text: t }))
         : [p],
     )
-    .map((p) => {
+    .map((p, i, all) => {
+      // Free text (a subject, a name: words, no digits) is whatever stands in its place; an id
+      // keeps its shape ("C-1042" → C-\d+).
+      if (p.kind === 'capture' && freeText(p.text))
+        return all.slice(i + 1).some((q) => q.kind !== 'literal' || q.text.trim() !== '')
+          ? '\\s*(.+?)\\s*'
+          : '\\s*(.+)'
       if (p.kind === 'capture') return `\\s*(${generaliseToken(p.text)})\\s*`
       return p.kind === 'literal' && /^\s+$/.test(p.text) ? '\\s*' : toPattern([p])
     })
     .join('')
   return loose.replaceAll('\\s*\\s*', '\\s*')
+}
+
+/** Words rather than an identifier: spaces in it and no digit ("Password reset for payroll"). */
+function freeText(text: string): boolean {
+  return /\s/.test(text.trim()) && !/\d/.test(text)
 }
 
 /** Tokens that look generated: they contain a digit ("C-1042", "HD-20481", "4711"). */

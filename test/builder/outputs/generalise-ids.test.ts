@@ -23,3 +23,16 @@ describe('extract patterns keep letters and hex', () => {
     ).toBe(false)
   })
 })
+
+describe('free text keeps its place, not its words', () => {
+  test('a subject after “#1:” is whatever follows the next ticket’s number; words before a note stop at it', () => {
+    const subject = new RegExp(
+      extractPattern('#1: Password reset for the payroll system', 'Password reset for the payroll system', [
+        '1',
+      ]),
+    )
+    expect(subject.exec('#2: Leaking tap in the kitchen')?.[1]).toBe('Leaking tap in the kitchen')
+    const noted = new RegExp(extractPattern('Subject: Lunch order (draft)', 'Lunch order', []))
+    expect(noted.exec('Subject: Team offsite plans (draft)')?.[1]).toBe('Team offsite plans')
+  })
+})
