@@ -1,5 +1,6 @@
 // Menus of a menu bar while exploring: each new menu is opened once to note its items and closed
 // again, so an item named like the task ("Accounts…" under "Manage") is tried like a button.
+import { ancestors } from '../../automation/element-tree.ts'
 import { resolveSelector } from '../../automation/index.ts'
 import type { Snapshot, UiElement } from '../../protocol/elements.ts'
 import { appeared } from '../observe/ui-diff.ts'
@@ -21,7 +22,7 @@ export interface PeekedMenu {
 /** Menus opened to look at their items on one screen; the rest are left closed. */
 const MAX_MENUS = 10
 /** Drop-downs opened on one screen, the most promising first. */
-const MAX_DISCLOSURES = 6
+const MAX_DISCLOSURES = 4
 const DISCLOSURES = new Set(['button', 'link', 'menuitem'])
 const ITEM_ROLES = new Set(['button', 'link', 'menuitem', 'tab', 'treeitem'])
 
@@ -74,6 +75,9 @@ export async function peekMenus(
       (e) =>
         DISCLOSURES.has(e.role) &&
         e.states.includes('collapsed') &&
+        // A drop-down of a form or an editor's toolbar (a text colour, a section of fields) is
+        // part of filling it in, not a way elsewhere.
+        !ancestors(index, e).some((a) => a.role === 'form' || a.role === 'toolbar') &&
         !menus.includes(e) &&
         !goesElsewhere(e) &&
         refusal(index, e, appUrl) === undefined,
