@@ -164,7 +164,15 @@ export async function startServer(
       db.$client.close()
       lock.release()
       log.info('stopped')
-      log.flush()
+      // The log is written in batches: wait until the last lines are out, since the process
+      // usually exits right after this (a lost "stopped" line leaves an admin guessing).
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 2_000)
+        log.flush(() => {
+          clearTimeout(timer)
+          resolve()
+        })
+      })
     })()
     return stopping
   }
