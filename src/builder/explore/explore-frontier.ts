@@ -2,14 +2,14 @@
 // next page of a paged list, the tabs of a form, and the actions whose words share the task's
 // (or the sample's own record's row and link). What it would not press is kept to be told.
 
-import { ancestors, type TreeIndex } from '../../automation/element-tree.ts'
+import type { TreeIndex } from '../../automation/element-tree.ts'
 import type { AppSpec } from '../../protocol/automation.ts'
 import type { Snapshot, UiElement } from '../../protocol/elements.ts'
 import type { InputLeaf } from '../input-leaves.ts'
 import type { PromptReading } from '../locate/prompt.ts'
 import { actionElements, readControls } from '../screen.ts'
 import { designSelector } from '../selector-design.ts'
-import { actionOf, stems } from '../words.ts'
+import { actionOf } from '../words.ts'
 import { actionKey, type PeekedMenu, scopeOf } from './explore-menus.ts'
 import {
   aboutObject,
@@ -17,7 +17,6 @@ import {
   moveScore,
   ownRecordLink,
   refusal,
-  rivalsTask,
   rowSelector,
   sectionName,
 } from './explore-moves.ts'
@@ -28,12 +27,6 @@ const MAX_PAGES_EXPLORED = 5
 /** A paged list's way to its next page: "Next page", "Next", "›", "Older entries". */
 const PAGER = /^(next( page)?|older( entries| posts)?|more results|›|»|>|→)$/i
 const ROWS = new Set(['row', 'listitem'])
-/** Entries of an app's navigation, and what holds them (rows of a table are records instead). */
-const SECTION_ROLES = new Set(['link', 'menuitem', 'tab', 'treeitem'])
-const NAVIGATION = new Set(['list', 'menu', 'menubar', 'tablist', 'tree', 'toolbar'])
-const ROWS_OF_RECORDS = new Set(['row', 'table'])
-const SETTINGS =
-  /\b(settings?|preferences?|options|configur\w*|setup|admin\w*|profile|my account|password)\b/i
 const DELETE = actionOf('delete')
 
 export interface Candidate {
@@ -154,39 +147,6 @@ export class Frontier {
       keys.add(actionKey(e))
     }
     return { snapshot, index, actions, here, seenKey, ownRow, inRows, repeated }
-  }
-
-  /**
-   * The app's sections, for when nothing named like the task led anywhere: the entries of its
-   * navigation (menus, tab lists, lists of links outside tables), in screen order, as a person
-   * looks through an app whose words differ from theirs. Low priority: after every named move.
-   */
-  addSections(snapshot: Snapshot, path: Move[], known: Set<string>): number {
-    const index = indexOf(snapshot.root)
-    const scope = scopeOf(snapshot.root)
-    const seenKey = (e: UiElement) => scope + actionKey(e)
-    const here = new Set(actionElements(snapshot.root).map(seenKey))
-    const queued = new Set(this.queue.map((c) => c.move.label))
-    let added = 0
-    for (const element of actionElements(snapshot.root)) {
-      if (!SECTION_ROLES.has(element.role) || known.has(seenKey(element)) || queued.has(element.name))
-        continue
-      const chain = ancestors(index, element)
-      if (chain.some((a) => ROWS_OF_RECORDS.has(a.role))) continue
-      if (!chain.some((a) => NAVIGATION.has(a.role))) continue
-      if (refusal(index, element, this.app.url) || rivalsTask(this.reading, element.name)) continue
-      // The app's own settings are never a task's form unless the task names them.
-      if (SETTINGS.test(element.name) && !stems(element.name).some((w) => this.reading.taskStems.includes(w)))
-        continue
-      const move = {
-        selector: designSelector(snapshot.root, element, `the “${element.name}” ${element.role}`),
-        label: element.name,
-      }
-      queued.add(element.name)
-      this.push(path, move, 0.01 * 0.8 ** depth(path) - added * 1e-5, here)
-      added++
-    }
-    return added
   }
 
   /** A paged list that does not show the sample's record on this page: its next page may. */

@@ -29,8 +29,6 @@ const USABLE = 0.3
 /** A lookup's value fitting only a search box on a screen not about the task's object. */
 const QUERY_ELSEWHERE = 0.7
 const MAX_TRIES = 8
-/** Screens looked at when going through the app's sections. */
-const SECTION_TRIES = 10
 const MAX_DEPTH = 3
 
 export interface Explored {
@@ -200,23 +198,7 @@ async function tryBestFirst(
   const { session, app, prelude, start, leaves, seen } = trip
   let best = first
   let current: Move[] = []
-  let budget = MAX_TRIES
-  let looking = false
-  for (let tries = 0; ; tries++) {
-    if (tries >= budget || frontier.queue.length === 0) {
-      // Nothing named like the task led to a screen that takes the sample: look through the
-      // app's sections, as a person would whose words differ from the app's (docs/builder.md).
-      if (looking || best.fitness >= USABLE || judge.listing) break
-      looking = true
-      frontier.queue.length = 0
-      const added = frontier.addSections(trip.home, [], new Set())
-      if (added === 0) break
-      session.progress(
-        'explore',
-        `Nothing named like the task led to the form; looking through the app’s ${added} sections`,
-      )
-      budget = tries + SECTION_TRIES
-    }
+  for (let tries = 0; tries < MAX_TRIES && frontier.queue.length > 0; tries++) {
     const next = frontier.next()!
     const path = [...next.path, next.move]
     let snapshot: Snapshot
@@ -243,11 +225,8 @@ async function tryBestFirst(
       path: path.map((m) => m.label),
       fitness: round(fit),
     })
-    // While looking through sections, only a screen that clearly takes the sample counts: a
-    // form that merely shares a field name is no reason to write there.
-    if (fit > best.fitness && (!looking || fit >= judge.good)) best = { path, snapshot, fitness: fit }
+    if (fit > best.fitness) best = { path, snapshot, fitness: fit }
     if (fit >= judge.good) break
-    if (looking && depth(path) < 2) frontier.addSections(snapshot, path, next.known)
     if (depth(path) < MAX_DEPTH && !circular)
       frontier.add(
         snapshot,
