@@ -138,7 +138,7 @@ export function readControls(root: UiElement): ScreenControl[] {
       })
     } else if (element.role === 'combobox' || element.role === 'listbox') {
       const options = element.children.filter((c) => c.role === 'option').map((c) => c.name)
-      // A native drop-down with no options at all (fossil's empty "Subsystem") takes nothing (the
+      // A native drop-down with no options at all (a tracker's empty "Subsystem" list) takes nothing (the
       // browser driver marks it read-only; older snapshots are read by this rule); a combobox the
       // driver knows as a text input (inputType) is an ARIA typeahead box, and one that says it
       // is collapsed or expanded is an ARIA drop-down whose options show once it is opened.

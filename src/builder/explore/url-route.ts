@@ -96,7 +96,7 @@ export function urlPatterns(screens: Snapshot[], leaves: InputLeaf[], appUrl: st
       const segments = url.pathname.split('/')
       segments.forEach((segment, i) => {
         const decoded = safeDecode(segment)
-        // An app may link a record by its id abbreviated (fossil shows 10 of a hash's 40 digits).
+        // An app may link a record by its id abbreviated (10 of a hash's 40 digits).
         const direct =
           decoded === value || (shape === 'hex' && decoded.length >= 8 && value.startsWith(decoded))
         // A path segment of words ("wiki", "tickets") is the app's own; only ids are swapped by shape.

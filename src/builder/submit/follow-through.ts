@@ -25,7 +25,7 @@ const DECLINE_BUTTON = /^(cancel|no|back|close|keep|abort)$/i
 
 /**
  * A second send: the first button showed a preview (or a review page) and a button that really
- * sends it appeared ("Submit", "Create ticket"). Fossil's new-ticket form works this way.
+ * sends it appeared ("Submit", "Create ticket"), as a form with a Preview button works.
  */
 export function secondSend(
   ending: Ending,
