@@ -1,9 +1,8 @@
 // Rich-text editors in real Chromium: a contenteditable region (a post's text, a message body)
 // and an editor whose body is its own editable frame are text fields in the snapshot, named by
 // their labels, holding their text, and a fill types into them.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { BrowserDriver } from '../../src/agent/drivers/browser/index.ts'
-import type { UiElement } from '../../src/protocol/elements.ts'
+import { describe, expect, test } from 'bun:test'
+import { elementsWhen, flatten, htmlPage, pageRig } from '../helpers/page-rig.ts'
 
 const FRAME_BODY = `<!doctype html><html><body contenteditable="true"><p>Dear team,</p></body></html>`
 const PAGE = `<!doctype html><title>Compose</title><h1>New message</h1>
@@ -12,35 +11,19 @@ const PAGE = `<!doctype html><title>Compose</title><h1>New message</h1>
 <iframe src="/frame" title="Notes editor" style="width:300px;height:80px"></iframe>
 <p>Just text</p><button>Send</button>`
 
-let server: ReturnType<typeof Bun.serve>
-let driver: BrowserDriver
-beforeAll(async () => {
-  server = Bun.serve({
-    hostname: '127.0.0.1',
-    port: 0,
-    fetch(request) {
-      const frame = new URL(request.url).pathname === '/frame'
-      return new Response(frame ? FRAME_BODY : PAGE, { headers: { 'content-type': 'text/html' } })
-    },
-  })
-  driver = new BrowserDriver()
-  await driver.start()
+const rig = pageRig((request) => {
+  const frame = new URL(request.url).pathname === '/frame'
+  return htmlPage(frame ? FRAME_BODY : PAGE)
 })
-afterAll(async () => {
-  await driver?.stop()
-  await server?.stop(true)
-})
-
-const flat = (e: UiElement): UiElement[] => [e, ...e.children.flatMap(flat)]
 
 describe('rich-text editors', () => {
   test('a contenteditable region is one text field holding its text, and takes a fill', async () => {
-    const window = await driver.launch({ url: `${server.url}` })
-    let all: UiElement[] = []
-    for (let i = 0; i < 30 && all.filter((e) => e.role === 'textbox').length < 3; i++) {
-      await Bun.sleep(100)
-      all = flat((await driver.snapshot(window.id)).root)
-    }
+    const window = await rig.driver.launch({ url: `${rig.server.url}` })
+    const all = await elementsWhen(
+      rig.driver,
+      window.id,
+      (all) => all.filter((e) => e.role === 'textbox').length >= 3,
+    )
     const boxes = all.filter((e) => e.role === 'textbox')
     const body = boxes.find((e) => e.name === 'Message body')
     expect(body?.value).toBe('Hello there')
@@ -51,10 +34,14 @@ describe('rich-text editors', () => {
     expect(boxes.some((e) => e.value === 'Dear team,')).toBe(true)
     expect(all.some((e) => e.role === 'text' && e.name === 'Just text')).toBe(true)
 
-    await driver.act(window.id, { kind: 'fill', ref: body!.ref, value: 'The office is closed on Monday.' })
+    await rig.driver.act(window.id, {
+      kind: 'fill',
+      ref: body!.ref,
+      value: 'The office is closed on Monday.',
+    })
     const framed = boxes.find((e) => e.value === 'Dear team,')!
-    await driver.act(window.id, { kind: 'fill', ref: framed.ref, value: 'Minutes attached.' })
-    const after = flat((await driver.snapshot(window.id)).root).filter((e) => e.role === 'textbox')
+    await rig.driver.act(window.id, { kind: 'fill', ref: framed.ref, value: 'Minutes attached.' })
+    const after = flatten((await rig.driver.snapshot(window.id)).root).filter((e) => e.role === 'textbox')
     expect(after.find((e) => e.name === 'Message body')?.value).toBe('The office is closed on Monday.')
     expect(after.some((e) => e.value === 'Minutes attached.')).toBe(true)
   }, 30_000)

@@ -2,10 +2,10 @@
 // not on the page until then), in real Chromium: exploring opens the drop-downs to see what they
 // hide, the item named like the task is reached through its drop-down, and a run opens it the
 // same way. A drop-down whose only item would leave the session is looked into but never used.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { BrowserDriver } from '../../../src/agent/drivers/browser/index.ts'
+import { describe, expect, test } from 'bun:test'
 import { buildAutomation } from '../../../src/builder/index.ts'
 import { localDesktop } from '../../helpers/local-desktop.ts'
+import { htmlPage, pageRig } from '../../helpers/page-rig.ts'
 import { scriptedIO } from '../scripted-io.ts'
 
 interface Contact {
@@ -52,42 +52,27 @@ const form = page(
 const created = (m: Contact) =>
   page('Contact created', `<h1>Contact created</h1><p>Contact ID: <span>${m.id}</span></p>`)
 
-let server: ReturnType<typeof Bun.serve>
-let driver: BrowserDriver
-beforeAll(async () => {
-  server = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    async fetch(req) {
-      const url = new URL(req.url)
-      const html = { headers: { 'content-type': 'text/html; charset=utf-8' } }
-      if (req.method === 'POST' && url.pathname === '/contacts') {
-        const data = await req.formData()
-        const m = {
-          id: 40 + contacts.length,
-          email: String(data.get('email')),
-          name: String(data.get('name')),
-        }
-        contacts.push(m)
-        return new Response(created(m), html)
-      }
-      if (url.pathname === '/contacts/new') return new Response(form, html)
-      if (url.pathname === '/logout') signedOut++
-      return new Response(home, html)
-    },
-  })
-  driver = new BrowserDriver()
-  await driver.start()
-})
-afterAll(async () => {
-  await driver?.stop()
-  server?.stop(true)
+const rig = pageRig(async (req) => {
+  const url = new URL(req.url)
+  if (req.method === 'POST' && url.pathname === '/contacts') {
+    const data = await req.formData()
+    const m = {
+      id: 40 + contacts.length,
+      email: String(data.get('email')),
+      name: String(data.get('name')),
+    }
+    contacts.push(m)
+    return htmlPage(created(m))
+  }
+  if (url.pathname === '/contacts/new') return htmlPage(form)
+  if (url.pathname === '/logout') signedOut++
+  return htmlPage(home)
 })
 
 describe('a form behind a drop-down', () => {
   test('exploring opens the drop-downs, reaches “New contact” through its own, and a run does too', async () => {
-    const window = await driver.launch({ url: server.url.href })
-    const port = localDesktop(driver)
+    const window = await rig.driver.launch({ url: rig.server.url.href })
+    const port = localDesktop(rig.driver)
     const script = scriptedIO()
     const result = await buildAutomation(port, script.io, {
       prompt: 'Create a contact with the given email and full name, and return its id',
@@ -105,7 +90,7 @@ describe('a form behind a drop-down', () => {
     const opened = script.progress.find((p) => p.message.startsWith('Opened the menus'))
     expect(opened?.data?.menus).toMatchObject({ 'Contacts ▾': ['Contact list', 'New contact'] })
 
-    await driver.navigate(window.id, server.url.href)
+    await rig.driver.navigate(window.id, rig.server.url.href)
     const run = await port.run(result.automation, { email: 'li@wei.example', fullName: 'Li Wei' })
     expect(run.status).toBe('succeeded')
     expect(run.result).toEqual({ id: '41' })

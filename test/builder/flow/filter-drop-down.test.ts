@@ -2,10 +2,10 @@
 // ARIA combobox whose options exist only once it is opened (as single-page apps draw them), it
 // shows "Paid" for the caller's "paid", and nothing sends it (Enter would only open it again).
 // The builder sets it, sees the rows change, reads the list, and a live call filters its own way.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { BrowserDriver } from '../../../src/agent/drivers/browser/index.ts'
+import { describe, expect, test } from 'bun:test'
 import { buildAutomation } from '../../../src/builder/index.ts'
 import { localDesktop } from '../../helpers/local-desktop.ts'
+import { htmlPage, pageRig } from '../../helpers/page-rig.ts'
 import { scriptedIO } from '../scripted-io.ts'
 
 const ORDERS = [
@@ -57,26 +57,12 @@ const page = `<!doctype html><html><head><title>Back office</title></head><body>
   show('')
 </script></body></html>`
 
-let server: ReturnType<typeof Bun.serve>
-let driver: BrowserDriver
-beforeAll(async () => {
-  server = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    fetch: () => new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } }),
-  })
-  driver = new BrowserDriver()
-  await driver.start()
-})
-afterAll(async () => {
-  await driver?.stop()
-  server?.stop(true)
-})
+const rig = pageRig(() => htmlPage(page))
 
 describe('a list filtered by a drop-down that applies as it is set', () => {
   test('the drop-down takes the value, nothing is sent, the rows are read; a live call filters its own way', async () => {
-    const window = await driver.launch({ url: server.url.href })
-    const port = localDesktop(driver)
+    const window = await rig.driver.launch({ url: rig.server.url.href })
+    const port = localDesktop(rig.driver)
     const script = scriptedIO([
       {
         kind: 'choose_outputs',
@@ -93,7 +79,7 @@ describe('a list filtered by a drop-down that applies as it is set', () => {
     expect(script.lines.some((l) => l.includes('they filter it as they are set'))).toBe(true)
     expect(JSON.stringify(result.automation)).not.toContain('"keys":"Enter"')
 
-    await driver.navigate(window.id, server.url.href)
+    await rig.driver.navigate(window.id, rig.server.url.href)
     const run = await port.run(result.automation, { status: 'shipped' })
     expect(run.status).toBe('succeeded')
     const text = JSON.stringify(run.result)

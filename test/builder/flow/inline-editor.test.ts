@@ -3,10 +3,10 @@
 // no field for the text, presses the line that invites writing, types into the rich-text editor
 // that opens, and the click is part of the job. "Publish" opens a panel with its own "Publish"
 // (the send's second half), which the job presses too; a live run writes another post the same way.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { BrowserDriver } from '../../../src/agent/drivers/browser/index.ts'
+import { describe, expect, test } from 'bun:test'
 import { buildAutomation } from '../../../src/builder/index.ts'
 import { localDesktop } from '../../helpers/local-desktop.ts'
+import { htmlPage, pageRig } from '../../helpers/page-rig.ts'
 import { scriptedIO } from '../scripted-io.ts'
 
 interface Post {
@@ -51,40 +51,25 @@ const editor = `<!doctype html><html><head><title>Add new post</title></head><bo
 const published = (p: Post) => `<!doctype html><html><head><title>${p.title}</title></head><body>
 <h1>${p.title}</h1><p>Post published.</p><p>Post ID: <span>${p.id}</span></p></body></html>`
 
-let server: ReturnType<typeof Bun.serve>
-let driver: BrowserDriver
-beforeAll(async () => {
-  server = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    async fetch(req) {
-      const url = new URL(req.url)
-      const html = { headers: { 'content-type': 'text/html; charset=utf-8' } }
-      if (req.method === 'POST' && url.pathname === '/posts') {
-        const form = await req.formData()
-        const post = {
-          id: 100 + posts.length,
-          title: String(form.get('title')),
-          text: String(form.get('text')),
-        }
-        posts.push(post)
-        return new Response(published(post), html)
-      }
-      return new Response(editor, html)
-    },
-  })
-  driver = new BrowserDriver()
-  await driver.start()
-})
-afterAll(async () => {
-  await driver?.stop()
-  server?.stop(true)
+const rig = pageRig(async (req) => {
+  const url = new URL(req.url)
+  if (req.method === 'POST' && url.pathname === '/posts') {
+    const form = await req.formData()
+    const post = {
+      id: 100 + posts.length,
+      title: String(form.get('title')),
+      text: String(form.get('text')),
+    }
+    posts.push(post)
+    return htmlPage(published(post))
+  }
+  return htmlPage(editor)
 })
 
 describe('an editor that opens when its line is pressed', () => {
   test('the text goes into the editor the line opens; the click is a step of the job', async () => {
-    const window = await driver.launch({ url: server.url.href })
-    const port = localDesktop(driver)
+    const window = await rig.driver.launch({ url: rig.server.url.href })
+    const port = localDesktop(rig.driver)
     const script = scriptedIO([
       // The opened block is named for what it is, not for "text": the person says where it goes.
       { kind: 'map_field', answer: (q) => q.options.find((o) => /block/i.test(o.label))!.value },
@@ -104,7 +89,7 @@ describe('an editor that opens when its line is pressed', () => {
     expect(script.lines.some((l) => l.includes('“Type / to choose a block” opened an editor'))).toBe(true)
     expect(posts).toHaveLength(1)
 
-    await driver.navigate(window.id, server.url.href)
+    await rig.driver.navigate(window.id, rig.server.url.href)
     const run = await port.run(result.automation, {
       title: 'Visitor badges',
       text: 'Pick one up at reception.',
