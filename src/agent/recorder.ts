@@ -106,6 +106,7 @@ export class Recorder {
       recording: true,
       windowId: s.windowId,
       actions: s.actions.length,
+      screens: s.snapshots.length,
       recent: s.actions.slice(-RECENT).map(describeAction),
     }
   }
@@ -196,18 +197,25 @@ export class Recorder {
       }
       watchFailed = false
       if (change !== 'changed' && !s.dirty) continue
-      await this.#settle(s.windowId)
+      await this.#settle(s.windowId, s)
       if (s.ended) break
       await this.#capture(s).catch((err) => this.log.debug({ err }, 'a screen during recording was not read'))
     }
   }
 
-  /** Waits until the window has been quiet for QUIET_MS (at most SETTLE_MAX_MS). */
-  async #settle(windowId: string): Promise<void> {
+  /**
+   * Waits until the window has been quiet for QUIET_MS (at most SETTLE_MAX_MS), or, while
+   * recording, until the person acts again: they acted on the screen as it is now, so it is read
+   * then (someone quicker than the window's redraws, typing into a dialog that just opened,
+   * would otherwise leave the dialog's screen unread).
+   */
+  async #settle(windowId: string, s?: Session): Promise<void> {
     const deadline = performance.now() + SETTLE_MAX_MS
+    const acted = s?.actions.length ?? 0
     while (performance.now() < deadline) {
       const change = await this.driver.waitForChange(windowId, QUIET_MS).catch(() => 'timeout' as const)
       if (change === 'timeout') return
+      if (s && s.actions.length !== acted) return
     }
   }
 

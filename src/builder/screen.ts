@@ -299,10 +299,15 @@ function withId(names: string[], element: UiElement): string[] {
  */
 function captionBefore(index: TreeIndex, element: UiElement): string {
   const at = index.order.get(element)!
-  const above = new Set(ancestors(index, element))
+  const chain = ancestors(index, element)
+  const above = new Set(chain)
+  // A dialog is a layer of its own: what lies before it belongs to the window behind, never a
+  // caption of a box inside it (a dialog read while its own texts were still being drawn).
+  const dialog = chain.find((a) => a.role === 'dialog' || a.role === 'alertdialog')
+  const first = dialog ? index.order.get(dialog)! : 0
   let passed = 0
   let colon = false
-  for (let i = at - 1, steps = 0; i >= 0 && steps < 12; i--) {
+  for (let i = at - 1, steps = 0; i >= first && steps < 12; i--) {
     const e = index.all[i]!
     if (above.has(e) || e.role === 'option' || insideControl(index, e)) continue
     steps++

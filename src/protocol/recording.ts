@@ -95,6 +95,8 @@ export const RecordingStatus = Type.Object({
   recording: Type.Boolean(),
   windowId: Type.Optional(Type.String()),
   actions: Type.Integer({ minimum: 0 }),
+  /** How many different screens have been read so far (the first is the window when recording started). */
+  screens: Type.Optional(Type.Integer({ minimum: 0 })),
   /** The last few actions in words ("Clicked the “Save” button"), newest last. */
   recent: Type.Array(Type.String()),
 })

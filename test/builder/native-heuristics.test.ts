@@ -104,6 +104,27 @@ describe('reading a native screen', () => {
     expect(actionElements(prompt.root).map((e) => e.name)).toEqual(['Cancel', 'OK'])
   })
 
+  test('a dialog read before its own captions were drawn takes none from the window behind it', async () => {
+    const contact = await native('osmo-add-contact')
+    const dialog = contact.root.children.find((c) => c.role === 'dialog')!
+    expect(dialog).toBeTruthy()
+    // The window behind ends with a long text of its own (a calendar day's details); the dialog's
+    // captions are not there yet.
+    const behind = contact.root.children.find((c) => c.role !== 'dialog')!
+    const half: UiElement = {
+      ...contact.root,
+      children: [
+        {
+          ...behind,
+          children: [...behind.children, { ...dialog, role: 'text', name: 'Today Info', children: [] }],
+        },
+        { ...dialog, children: dialog.children.filter((c) => c.role !== 'text') },
+      ],
+    }
+    const read = readControls(half)
+    expect(read.length).toBeGreaterThan(0)
+    expect(read.some((c) => c.names.includes('Today Info'))).toBe(false)
+  })
   test('the one box of a dialog that asks for one thing is named by the dialog’s title', async () => {
     const { root } = await native('homebank-account-name')
     const [box] = readControls(root)

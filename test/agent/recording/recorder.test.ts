@@ -17,6 +17,17 @@ const PAGES = join(import.meta.dir, 'pages')
 const PASSWORD_PAGE = join(import.meta.dir, '..', 'pages', 'password.html')
 const PASSWORD = 'Zr8#pLq2Wd'
 
+/** A window that never goes quiet (a clock ticking every 150 ms, also in the modal form, since a modal leaves the rest of the page out of the accessibility tree) and a modal form opened by a button. */
+const TICKING = `<!doctype html><meta charset="utf-8"><title>Contacts</title>
+<p class="clock">0</p>
+<button type="button" id="new">New contact</button>
+<dialog id="form"><p class="clock">0</p><label for="first">First name</label><input id="first"></dialog>
+<script>
+  let n = 0
+  setInterval(() => { n++; for (const c of document.querySelectorAll('.clock')) c.textContent = String(n) }, 150)
+  document.getElementById('new').onclick = () => document.getElementById('form').showModal()
+</script>`
+
 let server: ReturnType<typeof Bun.serve>
 let driver: BrowserDriver
 let base: string
@@ -32,6 +43,7 @@ beforeAll(async () => {
       const { pathname } = new URL(request.url)
       if (pathname === '/sign-in') return html(await Bun.file(join(PAGES, 'sign-in.html')).text())
       if (pathname === '/password') return html(await Bun.file(PASSWORD_PAGE).text())
+      if (pathname === '/ticking') return html(TICKING)
       if (pathname === '/welcome') {
         if (request.method === 'POST') await request.text()
         return html('<!doctype html><title>Welcome</title><h1>Welcome</h1>')
@@ -127,6 +139,40 @@ describe('the agent recorder', () => {
       for (const secret of [isRed, isBlue, isMagenta]) expect(countPixels(shot, secret)).toBe(0)
       expect(countPixels(shot, isGreen)).toBeGreaterThan(5_000) // the user name field: 240×40
     }
+  }, 60_000)
+
+  test('a window that never settles: the screen a person acts on is read when they act, not after the longest wait for quiet', async () => {
+    const recorder = new Recorder(driver, createLogger({ level: 'silent', format: 'json' }))
+    const { id } = await driver.launch({ url: `${base}/ticking` })
+    await recorder.recordStart(id)
+    let recording: Recording
+    /** The page's clock: ticks of 150 ms in the page's own time, however busy the machine is. */
+    const clock = (root: UiElement) => Number(flat(root).find((e) => /^\d+$/.test(e.name))?.name)
+    let clickedAt = 0
+    try {
+      const find = (pick: (e: UiElement) => boolean) =>
+        eventually(async () => flat((await driver.snapshot(id)).root).find((e) => pick(e) && !!e.bounds))
+      const centre = (e: UiElement) => ({
+        x: e.bounds!.x + e.bounds!.width / 2,
+        y: e.bounds!.y + e.bounds!.height / 2,
+      })
+      await recorder.input(id, { kind: 'click', ...centre(await find((e) => e.name === 'New contact')) })
+      const box = await find((e) => e.role === 'textbox')
+      clickedAt = clock((await driver.snapshot(id)).root)
+      await recorder.input(id, { kind: 'click', ...centre(box) })
+      await recorder.input(id, { kind: 'type', text: 'Ada' })
+      await eventually(async () => recorder.recordStatus().recent.some((r) => r.startsWith('Typed')))
+      // A person looks at the screen before going on: here, until it has been read twice more.
+      await eventually(async () => (recorder.recordStatus().screens ?? 0) >= 3, 15_000)
+      recording = await recorder.recordStop()
+    } finally {
+      await recorder.discard()
+    }
+    // The first screen showing the form was read within a few ticks of the click in it; waiting
+    // for quiet would have read it only after the longest wait (3 s, 20 ticks).
+    const shown = recording.snapshots.find((s) => flat(s.root).some((e) => e.role === 'textbox'))!
+    expect(shown).toBeTruthy()
+    expect(clock(shown.root) - clickedAt).toBeLessThan(20)
   }, 60_000)
 
   test('stopping with nothing recorded is an error; a second start replaces the first', async () => {
