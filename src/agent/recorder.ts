@@ -213,7 +213,14 @@ export class Recorder {
     const deadline = performance.now() + SETTLE_MAX_MS
     const acted = s?.actions.length ?? 0
     while (performance.now() < deadline) {
-      const change = await this.driver.waitForChange(windowId, QUIET_MS).catch(() => 'timeout' as const)
+      // An action ends the wait at once, before its own effects change the screen it was made on.
+      const acting = new Promise<'acted'>((resolve) => {
+        if (s) s.wake = () => resolve('acted')
+      })
+      const change = await Promise.race([
+        this.driver.waitForChange(windowId, QUIET_MS).catch(() => 'timeout' as const),
+        acting,
+      ])
       if (change === 'timeout') return
       if (s && s.actions.length !== acted) return
     }
@@ -223,6 +230,11 @@ export class Recorder {
   async #capture(s: Session): Promise<void> {
     s.dirty = false
     const snapshot = await this.driver.snapshot(s.windowId)
+    // A window with nothing in it is a page between two documents: read again once it has some.
+    if (snapshot.root.children.length === 0) {
+      s.dirty = true
+      return
+    }
     const last = s.snapshots.at(-1)
     if (!last || !sameScreen(last, snapshot)) s.snapshots.push(snapshot)
     const pending = s.pending.splice(0)

@@ -4,6 +4,7 @@ import { BrowserDriver } from '../../src/agent/drivers/browser/index.ts'
 import { launchBrowser } from '../../src/agent/drivers/browser/launch-browser.ts'
 import { DriverError } from '../../src/protocol/driver.ts'
 import type { UiElement } from '../../src/protocol/elements.ts'
+import { eventually } from '../helpers/cli.ts'
 
 const FORM = `<!doctype html><title>Driver form</title>
 <form id="f" onsubmit="event.preventDefault(); document.getElementById('out').textContent = 'submitted ' + this.email.value">
@@ -46,6 +47,8 @@ let driver: BrowserDriver
 let base: string
 let longPolls = 0
 let answerLongPoll = () => {}
+let slowPageAsked = false
+let answerSlowPage = () => {}
 
 beforeAll(async () => {
   server = Bun.serve({
@@ -67,6 +70,20 @@ beforeAll(async () => {
         })
         return new Response('new mail')
       }
+      if (path === '/slow-page') {
+        // A server slow to answer a navigation: held until the test says so.
+        slowPageAsked = true
+        await new Promise<void>((resolve) => {
+          answerSlowPage = resolve
+        })
+        return new Response('<!doctype html><title>Slow</title><h1>Arrived</h1>', {
+          headers: { 'content-type': 'text/html' },
+        })
+      }
+      if (path === '/to-slow')
+        return new Response('<!doctype html><title>To slow</title><a href="/slow-page">Go slow</a>', {
+          headers: { 'content-type': 'text/html' },
+        })
       const html = path === '/overlay' ? OVERLAY : path === '/inbox' ? LONG_POLL : FORM
       return new Response(html, { headers: { 'content-type': 'text/html' } })
     },
@@ -299,6 +316,22 @@ describe('screenshots and waiting', () => {
     }
     expect(find(root, 'status', 'done later')).toBeDefined()
     expect(await driver.waitForChange(id, 200)).toBe('timeout')
+  })
+
+  test('a document still loading counts as a change: whoever waits for quiet waits on', async () => {
+    const { id, snap } = await open('/to-slow')
+    const link = find(await snap(), 'link', 'Go slow')
+    await driver.input(id, {
+      kind: 'click',
+      x: link.bounds!.x + link.bounds!.width / 2,
+      y: link.bounds!.y + link.bounds!.height / 2,
+    })
+    await eventually(async () => slowPageAsked)
+    // The server holds the page: no event comes, yet the window has not settled.
+    for (let i = 0; i < 3; i++) expect(await driver.waitForChange(id, 200)).toBe('changed')
+    answerSlowPage()
+    await eventually(async () => JSON.stringify(await snap()).includes('Arrived'))
+    expect(await eventually(async () => (await driver.waitForChange(id, 200)) === 'timeout')).toBe(true)
   })
 })
 

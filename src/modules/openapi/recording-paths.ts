@@ -92,6 +92,11 @@ export const recordingSchemas = {
         items: { type: 'string' },
         description: 'While recording: the last few actions in words',
       },
+      screensRead: {
+        type: 'integer',
+        description:
+          'While recording: how many different screens the agent has read (a screen is read once it settles, or when the person acts again)',
+      },
       error: { type: ['string', 'null'] },
       screenUrl: {
         type: ['string', 'null'],

@@ -44,6 +44,8 @@ export interface RecordingView {
   actionCount: number
   /** While recording, the last few actions in words ("Clicked the “Save” button"); else empty. */
   recent: string[]
+  /** While recording, how many different screens the agent has read so far (each settled screen is one); else absent. */
+  screensRead?: number
   error: string | null
   /**
    * While recording: the window as it is now, a screenshot with every element's box

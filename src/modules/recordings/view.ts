@@ -37,6 +37,7 @@ export function toView(row: RecordingRow, live?: RecordingStatus): RecordingView
     actions,
     actionCount: live ? live.actions : actions.length,
     recent: live ? live.recent : [],
+    ...(live?.screens !== undefined ? { screensRead: live.screens } : {}),
     error: row.error,
     screenUrl: row.status === 'recording' ? screenPath(row.buildId) : null,
   }
