@@ -3,9 +3,10 @@
 // with new inputs whose answers and effects on the app are checked.
 import { join } from 'node:path'
 import { cli, eventually } from '../helpers/cli.ts'
+import { decodeJpeg } from '../helpers/jpeg-pixels.ts'
 import type { TestServer } from '../helpers/test-server.ts'
 import { teachBody } from '../helpers/test-server.ts'
-import type { GauntletJob, RunningApp } from './types.ts'
+import type { GauntletJob, Pick, RunningApp, ScreenElement, ShowHow } from './types.ts'
 
 /** How long a build may take before the job counts as failed (a person would give up too). */
 const BUILD_WAIT_MS = 120_000
@@ -65,6 +66,8 @@ async function teachAndCall<A extends RunningApp>(
   let secretsSet = false
   for (const sample of job.samples(app)) {
     const envelope: Record<string, unknown> = first ? { prompt: job.prompt } : {}
+    // GAUNTLET_DEMONSTRATE=1: every teaching call asks to be shown (the owner's `show` answers it).
+    if (first && (job.demonstrate || process.env.GAUNTLET_DEMONSTRATE)) envelope.demonstrate = true
     if (sample.expect) envelope.expect = sample.expect
     if (job.method !== 'POST') envelope.method = job.method
     const at = onPath(job.path, sample.input)
@@ -135,7 +138,12 @@ async function teachAndCall<A extends RunningApp>(
         )
       }
       let body: unknown = answer
-      if (typeof answer === 'object' && 'pointAt' in answer) {
+      if (typeof answer === 'object' && 'show' in answer) {
+        const shown = await demonstrate(s, buildId, answer)
+        if (typeof shown === 'string') return fail(out, started, `the owner could not show it: ${shown}`)
+        body = { recordingId: shown.recordingId }
+        out.questions[out.questions.length - 1] = `${question.kind}+shown`
+      } else if (typeof answer === 'object' && 'pointAt' in answer) {
         // The owner points at the thing on the screen, as a click on the live preview would.
         const screen = (await (await s.call(`/_builds/${buildId}/screen`)).json()) as {
           elements?: { ref: string; role: string; name: string; value?: string }[]
@@ -188,6 +196,96 @@ async function teachAndCall<A extends RunningApp>(
 }
 
 /**
+ * The owner shows how, over HTTP as the dashboard's preview does: a recording is started, each
+ * step waits for its element on the build's live screen and acts at its centre, and the
+ * recording is stopped. Returns what went wrong in words, when a step found nothing.
+ */
+async function demonstrate(
+  s: TestServer,
+  buildId: string,
+  how: ShowHow,
+): Promise<{ recordingId: string } | string> {
+  const started = await s.call(`/_builds/${buildId}/recordings`, { method: 'POST' })
+  if (started.status !== 201) return `starting a recording: HTTP ${started.status} ${await started.text()}`
+  const { recordingId } = (await started.json()) as { recordingId: string }
+  const rec = `/_builds/${buildId}/recordings/${recordingId}`
+  /** The element, scrolled into the window first when it lies below or above what shows. */
+  const find = async (pick: Pick): Promise<ScreenElement | undefined> => {
+    for (let scrolls = 0; ; scrolls++) {
+      const found = await eventually(async () => {
+        const screen = (await (await s.call(`/_builds/${buildId}/screen`)).json()) as {
+          elements?: ScreenElement[]
+          image?: string
+        }
+        const all = screen.elements ?? []
+        const element = all.find((e) => pick(e, all))
+        return (
+          element && {
+            element,
+            shown: screen.image ? decodeJpeg(Buffer.from(screen.image, 'base64')) : undefined,
+          }
+        )
+      }, 20_000).catch(() => undefined)
+      if (!found?.shown || scrolls === 3) return found?.element
+      const { width, height } = found.shown
+      const y = found.element.bounds.y + found.element.bounds.height / 2
+      if (y >= 0 && y <= height) return found.element
+      await s.call(`${rec}/input`, {
+        method: 'POST',
+        json: {
+          kind: 'scroll',
+          x: Math.round(width / 2),
+          y: Math.round(height / 2),
+          deltaY: Math.round(y - height / 2),
+        },
+      })
+    }
+  }
+  const centre = (e: ScreenElement) => ({
+    x: Math.round(e.bounds.x + e.bounds.width / 2),
+    y: Math.round(e.bounds.y + e.bounds.height / 2),
+  })
+  const status = async () => ((await (await s.call(rec)).json()) as { screensRead?: number }).screensRead ?? 0
+  let read = await status()
+  for (const [i, step] of how.show.entries()) {
+    let input: Record<string, unknown>
+    if ('key' in step) input = { kind: 'key', key: step.key }
+    else {
+      const pick = 'click' in step ? step.click : 'into' in step ? step.into : step.in
+      const target = await find(pick)
+      if (!target) {
+        if (process.env.GAUNTLET_SHOW_DEBUG) {
+          const screen = (await (await s.call(`/_builds/${buildId}/screen`)).json()) as {
+            elements?: ScreenElement[]
+          }
+          await Bun.write(process.env.GAUNTLET_SHOW_DEBUG, JSON.stringify(screen.elements ?? [], null, 1))
+        }
+        await s.call(`${rec}/cancel`, { method: 'POST' })
+        return `step ${i + 1} found nothing to act on`
+      }
+      input =
+        'click' in step
+          ? { kind: 'click', ...centre(target) }
+          : 'into' in step
+            ? { kind: 'type', text: step.type, ...centre(target) }
+            : { kind: 'select', option: step.choose, ...centre(target) }
+    }
+    const res = await s.call(`${rec}/input`, { method: 'POST', json: input })
+    if (res.status !== 204) {
+      await s.call(`${rec}/cancel`, { method: 'POST' })
+      return `step ${i + 1}: HTTP ${res.status} ${await res.text()}`
+    }
+    // As a person does, the next step waits for the screen to settle after this one: until the
+    // recorder has read a new screen (a step that changes nothing on it, after 5 s).
+    await eventually(async () => (await status()) > read, 5_000).catch(() => undefined)
+    read = await status()
+  }
+  const stopped = await s.call(`${rec}/stop`, { method: 'POST' })
+  if (stopped.status !== 200) return `stopping the recording: HTTP ${stopped.status} ${await stopped.text()}`
+  return { recordingId }
+}
+
+/**
  * A job path with parameters (`/issues/:number`) is called on the concrete path: each `:name` is
  * filled from the input of that name, and the rest of the input is the body (or the query).
  */
@@ -227,7 +325,10 @@ export function verdict(o: JobOutcome): 'works' | 'built-but-wrong' | 'not built
 
 /** The outcome as one table row (for the bench and for failing tests' messages). */
 export function row(o: JobOutcome, detail = true): string {
-  const full = detail ? o.outcome : verdict(o) === 'works' ? 'passed' : o.outcome.split(':')[0]!
+  // Where the owner's own demonstration went wrong is about the answer sheet, not the builder: it
+  // is shown in full even where the builder's failures are not.
+  const owner = o.outcome.startsWith('the owner could not show it')
+  const full = detail || owner ? o.outcome : verdict(o) === 'works' ? 'passed' : o.outcome.split(':')[0]!
   const outcome = full.length > 120 && !process.env.GAUNTLET_FULL ? `${full.slice(0, 117)}…` : full
   return `| ${o.app} | ${o.job} | ${verdict(o)} | ${outcome.replaceAll('|', '\\|')} | ${o.questions.length}${o.questions.length ? ` (${o.questions.join(', ')})` : ''} | ${o.buildSeconds.toFixed(1)} | ${o.liveCorrect}/2 |`
 }

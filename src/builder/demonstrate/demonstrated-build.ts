@@ -13,8 +13,10 @@ import { type InputLeaf, shownValue, textValues } from '../input-leaves.ts'
 import { appSpecOf } from '../locate/locate-window.ts'
 import type { PromptReading } from '../locate/prompt.ts'
 import { classifyEnding, resultsEnding } from '../observe/classify.ts'
+import { requireEnding } from '../observe/judge-ending.ts'
 import { BuildFailure, type BuildSession } from '../session.ts'
 import { signIn } from '../sign-in/sign-in.ts'
+import { followUps } from '../submit/follow-ups.ts'
 import { addressTemplate, sameAddress } from './demonstrated-values.ts'
 import { demonstrationSteps } from './demonstration.ts'
 import { buildFromShownWay, showsOnlyTheWay } from './shown-way.ts'
@@ -113,19 +115,35 @@ export async function demonstratedBuild(session: BuildSession, show: ShowMe): Pr
       `Nothing visible changed after “${demo.submitLabel}” in the demonstration. ` +
         'Record again, and press Done only once the app shows its answer (a message, the new record).',
     )
+  // What the person's submit led to is followed up as an explored send's is (follow-ups.ts): a
+  // confirmation, a preview's own send, or the record to open when what to return is not shown.
+  // The window is where the demonstration left it.
+  const followed = await followUps(
+    session,
+    {
+      fields: [],
+      fillSteps: [],
+      submitStep: demo.submit,
+      submitLabel: demo.submitLabel,
+      observed: { before: demo.before, after: demo.after, elapsedMs: 0 },
+    },
+    ending,
+    { reading: show.reading, inputs, leaves: show.leaves },
+  )
+  const { fillSteps, submitStep, submitLabel, observed } = followed.sent
   return finishBuild(session, {
     window: show.window,
     app,
-    prefix: [...prelude, ...opening, ...demo.path],
-    submit: demo.submit,
+    prefix: [...prelude, ...opening, ...demo.path, ...fillSteps],
+    submit: submitStep,
     firstSend: demo.firstSend,
     sendsInRow: demo.fields.length === 0 && demo.firstSend !== demo.submit,
-    observed: { before: demo.before, after: demo.after },
-    ending,
+    observed: fillSteps.length ? observed : { before: demo.before, after: demo.after },
+    ending: fillSteps.length ? requireEnding(followed.ending, followed.sent) : ending,
     reading: show.reading,
     inputs,
     leaves: show.leaves,
-    submitLabel: demo.submitLabel,
+    submitLabel,
   })
 }
 

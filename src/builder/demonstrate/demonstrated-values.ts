@@ -30,6 +30,9 @@ export type ValueReading =
   | { kind: 'constant' }
   | { kind: 'doubtful'; choices: Choice[]; paths: string[] }
 
+/** A number as a box that takes numbers shows it. */
+const NUMBER = /^-?\d+(\.\d+)?$/
+
 /** Sample values shorter than this are found inside other text only by accident. */
 const MIN_INSIDE = 3
 
@@ -43,6 +46,7 @@ export function readValue(
   values: SampleValue[],
   how: 'fill' | 'select',
   field: string,
+  numeric = false,
 ): ValueReading {
   const typed = collapse(value)
   if (typed === '') return { kind: 'constant' }
@@ -50,6 +54,13 @@ export function readValue(
     [...found].sort((a, b) => textSimilarity(b.path, field) - textSimilarity(a.path, field))[0]!
   const equal = values.filter((v) => collapse(v.value) === typed)
   if (equal.length) return sample(closest(equal))
+  // A box that takes numbers holds the same number however it is written ("024" typed after the
+  // box's own 0 is 24); a text box's "024" may be a code, and stays apart.
+  const same =
+    numeric && NUMBER.test(typed)
+      ? values.filter((v) => NUMBER.test(v.value) && Number(v.value) === Number(typed))
+      : []
+  if (same.length) return sample(closest(same))
   const folded = values.filter((v) => foldText(v.value) === foldText(typed))
   if (folded.length && how === 'select') return sample(closest(folded))
   const choices: Choice[] = []

@@ -258,7 +258,8 @@ function stepFor(act: Act, ctx: StepContext): { step: Step; note?: Note; doubt?:
     }
   }
   const value = act.value ?? ''
-  const reading = readValue(value, ctx.values, how, label)
+  const numeric = act.element?.role === 'spinbutton' || act.element?.inputType === 'number'
+  const reading = readValue(value, ctx.values, how, label, numeric)
   const verb = how === 'select' ? 'chosen in' : 'typed into'
   if (reading.kind === 'sample')
     return {

@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import type { BuildRequest, DesktopPort } from '../../../src/builder/contract.ts'
+import { readValue } from '../../../src/builder/demonstrate/demonstrated-values.ts'
 import { demonstrationSteps, readDemonstration } from '../../../src/builder/demonstrate/demonstration.ts'
 import { designSelector } from '../../../src/builder/selector-design.ts'
 import { BuildFailure, BuildSession } from '../../../src/builder/session.ts'
@@ -225,6 +226,23 @@ describe('a demonstration becomes steps', () => {
     expect(said).toContain(
       '“Imported from the old CRM” typed into “Notes” is not one of the sample’s values: the job always uses it',
     )
+  })
+
+  test('a number box holds the sample’s number however it was typed; a text box’s “024” stays apart', () => {
+    const values = [
+      { path: 'quantity', value: '24' },
+      { path: 'sku', value: 'MUG-001' },
+    ]
+    // Typed after the box's own 0: the box takes numbers, so it is the number 24.
+    expect(readValue('024', values, 'fill', 'Quantity', true)).toEqual({
+      kind: 'sample',
+      template: '{{quantity}}',
+      paths: ['quantity'],
+    })
+    expect(readValue('24.0', values, 'fill', 'Quantity', true)).toMatchObject({ template: '{{quantity}}' })
+    // A text box's "024" may be a code: never silently the sample's 24.
+    expect(readValue('024', values, 'fill', 'Code', false)).not.toMatchObject({ kind: 'sample' })
+    expect(readValue('25', values, 'fill', 'Quantity', true)).not.toMatchObject({ kind: 'sample' })
   })
 
   test('a value only like a sample value is asked about, and the answer decides', async () => {

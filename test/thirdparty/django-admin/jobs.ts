@@ -2,7 +2,7 @@
 // ("add an item", "set the stock of the item with SKU …"), each checked in the site's own
 // database. The admin asks for a sign-in first: every job carries the manager's credentials.
 import type { Question } from '../../../src/protocol/questions.ts'
-import type { GauntletJob } from '../../gauntlet/types.ts'
+import type { GauntletJob, ShowHow } from '../../gauntlet/types.ts'
 import { DJANGO_PASSWORD, DJANGO_USER, type DjangoAdmin } from './app.ts'
 
 const secrets = { username: DJANGO_USER, password: DJANGO_PASSWORD }
@@ -13,8 +13,9 @@ const option = (q: Question, label: RegExp) => q.options.find((o) => label.test(
  * What the owner would say, by kind: which button sends the form (the job's own button first, then
  * the sign-in form's), and which of the page's values are the ones the caller asked for.
  */
-function owner(submit: RegExp, outputs?: RegExp) {
-  return (q: Question): string | string[] | undefined => {
+function owner(submit: RegExp, outputs?: RegExp, shown?: ShowHow) {
+  return (q: Question): string | string[] | ShowHow | undefined => {
+    if (q.kind === 'demonstrate') return shown
     if (q.kind === 'choose_submit') return option(q, submit) ?? option(q, /^(log ?in|sign ?in)$/i)
     if (q.kind === 'choose_outputs' && outputs) {
       const picked = q.options.filter((o) => outputs.test(o.label)).map((o) => o.value)
@@ -40,26 +41,74 @@ export const addItem: GauntletJob<DjangoAdmin> = {
     },
   ],
   // The add form has Save, "Save and add another" and "Save and continue editing": the owner means Save.
-  answer: owner(/^save$/i),
+  answer: owner(/^save$/i, undefined, {
+    show: [
+      { click: (e) => e.role === 'link' && e.name === 'Items' },
+      { click: (e) => e.role === 'link' && /^add item/i.test(e.name) },
+      { type: 'MUG-001', into: (e) => e.role === 'textbox' && /^sku/i.test(e.name) },
+      { type: 'Coffee mug', into: (e) => e.role === 'textbox' && /^name/i.test(e.name) },
+      { type: '24', into: (e) => /^(textbox|spinbutton)$/.test(e.role) && /^quantity/i.test(e.name) },
+      { type: 'Shelf A', into: (e) => e.role === 'textbox' && /^location/i.test(e.name) },
+      { click: (e) => e.role === 'button' && e.name === 'Save' },
+    ],
+  }),
   live: (site) =>
     [
       { sku: 'LAMP-210', name: 'Desk lamp', quantity: 7, location: 'Shelf B' },
       { sku: 'CBL-USB-C', name: 'USB-C cable 2 m', quantity: 130, location: 'Drawer 3' },
-    ].map((item) => ({
-      input: item,
-      check: (r) => {
-        const found = site.items().filter((i) => i.sku === item.sku)
-        if (found.length !== 1) return `${found.length} items with SKU ${item.sku}, expected exactly 1`
-        const stored = found[0]!
-        const { id, ...fields } = stored
-        if (JSON.stringify(fields) !== JSON.stringify(item))
-          return `the item was stored as ${JSON.stringify(fields)}, expected ${JSON.stringify(item)}`
-        const numbers = String(r.itemId ?? '').match(/\d+/g) ?? []
-        return numbers.length === 1 && Number(numbers[0]) === id
-          ? undefined
-          : `itemId ${JSON.stringify(r.itemId)} is not the new item's id ${id}`
-      },
-    })),
+    ].map((item) => ({ input: item, check: (r) => addedOnce(site, item, r) })),
+}
+
+/** The item was stored once, as given, and the answer names its id. */
+function addedOnce(
+  site: DjangoAdmin,
+  item: { sku: string; name: string; quantity: number; location: string },
+  r: Record<string, unknown>,
+): string | undefined {
+  const found = site.items().filter((i) => i.sku === item.sku)
+  if (found.length !== 1) return `${found.length} items with SKU ${item.sku}, expected exactly 1`
+  const stored = found[0]!
+  const { id, ...fields } = stored
+  if (JSON.stringify(fields) !== JSON.stringify(item))
+    return `the item was stored as ${JSON.stringify(fields)}, expected ${JSON.stringify(item)}`
+  const numbers = String(r.itemId ?? '').match(/\d+/g) ?? []
+  return numbers.length === 1 && Number(numbers[0]) === id
+    ? undefined
+    : `itemId ${JSON.stringify(r.itemId)} is not the new item's id ${id}`
+}
+
+/**
+ * The same task, taught by showing it (CI's slice; not in the benchmark's job list): the owner adds
+ * the sample's item by hand, typing the quantity after the box's own 0, and the job must return
+ * the new item's id although the list the save ends on does not show it.
+ */
+export const addItemShown: GauntletJob<DjangoAdmin> = {
+  ...addItem,
+  name: 'add an inventory item, shown once',
+  path: '/items/shown',
+  demonstrate: true,
+  samples: () => [
+    {
+      input: { sku: 'TRAY-01', name: 'Desk tray', quantity: 3, location: 'Shelf C' },
+      expect: { itemId: { $type: 'string' } },
+    },
+  ],
+  answer: owner(/^save$/i, undefined, {
+    show: [
+      { click: (e) => e.role === 'link' && e.name === 'Items' },
+      { click: (e) => e.role === 'link' && /^add item/i.test(e.name) },
+      { type: 'TRAY-01', into: (e) => e.role === 'textbox' && /^sku/i.test(e.name) },
+      { type: 'Desk tray', into: (e) => e.role === 'textbox' && /^name/i.test(e.name) },
+      { type: '3', into: (e) => /^(textbox|spinbutton)$/.test(e.role) && /^quantity/i.test(e.name) },
+      { type: 'Shelf C', into: (e) => e.role === 'textbox' && /^location/i.test(e.name) },
+      { click: (e) => e.role === 'button' && e.name === 'Save' },
+    ],
+  }),
+  live: (site) =>
+    [
+      { sku: 'CLIP-100', name: 'Paper clips', quantity: 100, location: 'Drawer 2' },
+      { sku: 'GLUE-S', name: 'Glue stick', quantity: 18, location: 'Drawer 2' },
+    ].map((item) => ({ input: item, check: (r) => addedOnce(site, item, r) })),
 }
 
 /** Change the stock count of the item found by its SKU. */

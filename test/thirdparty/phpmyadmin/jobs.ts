@@ -1,7 +1,7 @@
 // Jobs an office would want from phpMyAdmin on its shop database, in the caller's words: add a
 // customer and get its number back; look a customer up by email. Checked in the database itself.
 import { NONE_OF_THESE } from '../../../src/protocol/questions.ts'
-import type { GauntletJob } from '../../gauntlet/types.ts'
+import { beside, type GauntletJob, type ShowHow } from '../../gauntlet/types.ts'
 import type { Customer, PhpMyAdmin } from './app.ts'
 
 const SECRETS = { username: 'office', password: 'shop-office-pass' }
@@ -36,14 +36,17 @@ export const addCustomer: GauntletJob<PhpMyAdmin> = {
     },
   ],
   // phpMyAdmin's forms are sent with "Go"; the id is the one it reports for the inserted row.
+  // Asked to show how, the owner opens the table from the navigation tree and uses its Insert tab.
   answer: (q) =>
-    q.kind === 'map_field'
-      ? column(q)
-      : q.kind === 'choose_submit'
-        ? option(/^go$/i)(q)
-        : q.kind === 'choose_outputs'
-          ? options(/inserted row id|^id\b/i)(q)
-          : undefined,
+    q.kind === 'demonstrate'
+      ? insertShown
+      : q.kind === 'map_field'
+        ? column(q)
+        : q.kind === 'choose_submit'
+          ? option(/^go$/i)(q)
+          : q.kind === 'choose_outputs'
+            ? options(/inserted row id|^id\b/i)(q)
+            : undefined,
   live: (app) => {
     const calls = [
       ['grace@example.com', 'Grace Hopper', 'Arlington'],
@@ -67,6 +70,19 @@ export const addCustomer: GauntletJob<PhpMyAdmin> = {
       },
     }))
   },
+}
+
+/** The owner inserts the sample's customer as they always do: shop › customers › Insert, one row, Go. */
+const insertShown: ShowHow = {
+  show: [
+    { click: (e) => e.role === 'link' && e.name === 'shop' },
+    { click: (e) => e.role === 'link' && e.name === 'customers' },
+    { click: (e) => e.role === 'link' && /^insert\b/i.test(e.name) },
+    { type: 'ada@example.com', into: beside(/^email$/) },
+    { type: 'Ada Lovelace', into: beside(/^name$/) },
+    { type: 'London', into: beside(/^city$/) },
+    { click: (e) => e.role === 'button' && e.name === 'Go' },
+  ],
 }
 
 export const findCustomer: GauntletJob<PhpMyAdmin> = {

@@ -72,8 +72,20 @@ export const listMailboxes: GauntletJob<PostfixAdmin> = {
     app.addMailbox('frank@example.org', 'Frank Fisher', 'Frank2026mail')
     return [{ input: { domain: 'example.net' }, expect: { mailboxes: { $type: 'array' } } }]
   },
-  // The domain picker above the list is sent with "Go".
-  answer: (q) => (q.kind === 'choose_submit' ? option(/^go$/i)(q) : undefined),
+  // The domain picker above the list is sent with "Go". Asked to show how, the owner opens the
+  // Virtual List from the menu bar and picks the sample's domain.
+  answer: (q) =>
+    q.kind === 'choose_submit'
+      ? option(/^go$/i)(q)
+      : q.kind === 'demonstrate'
+        ? {
+            show: [
+              { click: (e) => e.role === 'button' && e.name === 'Virtual List' },
+              { click: (e) => e.role === 'link' && e.name === 'Virtual List' },
+              { choose: 'example.net', in: (e) => e.role === 'combobox' && /^example\./.test(e.value ?? '') },
+            ],
+          }
+        : undefined,
   live: (app) => {
     app.addDomain('example.com', 'Example Com')
     app.addMailbox('gina@example.com', 'Gina Gold', 'Gina2026mail')

@@ -2,7 +2,7 @@
 // each checked in Redmine's own database. Redmine asks for a sign-in first: every job carries the
 // admin's username and password as secrets.
 import type { Question } from '../../../src/protocol/questions.ts'
-import type { GauntletJob } from '../../gauntlet/types.ts'
+import type { GauntletJob, ShowHow } from '../../gauntlet/types.ts'
 import { REDMINE_PASSWORD, REDMINE_USER, type Redmine } from './app.ts'
 
 const secrets = { username: REDMINE_USER, password: REDMINE_PASSWORD }
@@ -13,8 +13,9 @@ const option = (q: Question, label: RegExp) => q.options.find((o) => label.test(
  * What the owner would say, by kind: which button sends the form (the job's own button first, then
  * the sign-in form's), and which of the page's values are the ones the caller asked for.
  */
-function owner(submit: RegExp, outputs?: RegExp) {
-  return (q: Question): string | string[] | undefined => {
+function owner(submit: RegExp, outputs?: RegExp, shown?: ShowHow) {
+  return (q: Question): string | string[] | ShowHow | undefined => {
+    if (q.kind === 'demonstrate') return shown
     if (q.kind === 'choose_submit') return option(q, submit) ?? option(q, /^(log ?in|sign ?in)$/i)
     if (q.kind === 'choose_outputs' && outputs) {
       const picked = q.options.filter((o) => outputs.test(o.label)).map((o) => o.value)
@@ -44,7 +45,23 @@ export const fileIssue: GauntletJob<Redmine> = {
     },
   ],
   // The new-issue form sends with Create or "Create and continue": the owner means Create.
-  answer: owner(/^create$/i),
+  answer: owner(/^create$/i, undefined, {
+    show: [
+      { click: (e) => e.role === 'link' && e.name === 'Projects' },
+      { click: (e) => e.role === 'link' && e.name === 'Website' },
+      { click: (e) => e.role === 'link' && e.name === '+' },
+      { click: (e) => e.role === 'link' && /new issue/i.test(e.name) },
+      {
+        type: 'Contact form rejects plus signs in email',
+        into: (e) => e.role === 'textbox' && /^subject/i.test(e.name),
+      },
+      {
+        type: 'Typing a+b@example.com shows "invalid email".',
+        into: (e) => e.role === 'textbox' && /^description/i.test(e.name),
+      },
+      { click: (e) => e.role === 'button' && e.name === 'Create' },
+    ],
+  }),
   live: (redmine) =>
     [
       ['Footer links point to the old domain', 'The privacy link still goes to old-site.example.'],

@@ -2,7 +2,7 @@
 // subscribe to a feed by its URL into one of their categories; list the unread articles of a feed
 // by its name. Checked in tt-rss's database. The feeds are served by the local feed proxy.
 import { NONE_OF_THESE, type Question } from '../../../src/protocol/questions.ts'
-import type { GauntletJob, PointAt } from '../../gauntlet/types.ts'
+import { beside, type GauntletJob, hinted, inside, type PointAt } from '../../gauntlet/types.ts'
 import { ADMIN, type Article, type TtRss } from './app.ts'
 
 const secrets = { username: ADMIN.username, password: ADMIN.password }
@@ -82,6 +82,18 @@ export const subscribe: GauntletJob<TtRss> = {
     return [{ input: { url: 'http://blog.rustyanchor.example/feed.xml', category: 'Local' } }]
   },
   answer: (q) => {
+    // Asked to show how: the menu's “Subscribe to feed…”, the URL, the category, “Subscribe”.
+    if (q.kind === 'demonstrate')
+      return {
+        show: [
+          { click: (e) => e.role === 'button' && e.name === 'menu' },
+          { click: (e) => e.role === 'menuitem' && /^subscribe to feed/i.test(e.name) },
+          { type: 'http://blog.rustyanchor.example/feed.xml', into: hinted(/^feed or site url$/i) },
+          { click: beside(/^place in category/i, 'listbox') },
+          { click: inside('Local', /^Local News Technology/) },
+          { click: (e) => e.role === 'button' && e.name === 'Subscribe' },
+        ],
+      }
     // The sign-in form has “Log in”; the subscribe dialog has “Subscribe”.
     if (q.kind === 'point' && /^point at the button/i.test(q.text))
       return pointAt(BUTTON, /^(subscribe|log ?in)$/i)
