@@ -43,6 +43,17 @@ function pieces(text: string, inputs: string[], capture?: string): Piece[] {
     )
       claim(at, at + value.length, 'input')
   }
+  // A message that quotes the caller's value quotes the record's other values the same way
+  // ("Status changed from 'open' to 'resolved'"): those vary with the record as much as the
+  // caller's does. A message quoting no input value (a field's name in an error) keeps its words.
+  const quoted = [...text.matchAll(/(['"‘“])([^'"‘’“”\n]{1,60})(['"’”])/g)].map((m) => ({
+    start: m.index + 1,
+    end: m.index + 1 + m[2]!.length,
+  }))
+  const quotesInput = quoted.some((q) =>
+    spans.some((s) => s.kind === 'input' && s.start >= q.start && s.end <= q.end),
+  )
+  if (quotesInput) for (const q of quoted) claim(q.start, q.end, 'input')
   for (const m of text.matchAll(/\d+/g)) claim(m.index, m.index + m[0].length, 'digits')
   spans.sort((a, b) => a.start - b.start)
   const out: Piece[] = []

@@ -22,7 +22,7 @@ import { fillSample } from './map/fill-sample.ts'
 import { sampleValues } from './map/sample-values.ts'
 import { judgeEnding, requireEnding } from './observe/judge-ending.ts'
 import { outputsOrScenario } from './outputs/outputs-or-scenario.ts'
-import type { BuildSession } from './session.ts'
+import { BuildFailure, type BuildSession } from './session.ts'
 import { signOutFirst } from './sign-in/sign-in.ts'
 import { followUps } from './submit/follow-ups.ts'
 import { doTheAction, openedByAddress, type Sent, submitForm } from './submit/send-sample.ts'
@@ -52,7 +52,15 @@ export async function firstBuild(session: BuildSession): Promise<BuildResult> {
   if (action) sent = await doTheAction(session, action)
   else if (way.route) sent = openedByAddress(way.route)
   else {
-    const pages = await fillSample(session, way.explored!.snapshot, way.fillLeaves, leaves)
+    // A screen none of whose fields takes a value of the sample was the wrong one after all:
+    // rather than fail, ask to be shown (docs/builder.md, "Evidence or a question").
+    const pages = await fillSample(session, way.explored!.snapshot, way.fillLeaves, leaves).catch(
+      (error: unknown) => {
+        if (error instanceof BuildFailure && error.code === 'FIELD_NOT_MAPPED') return error
+        throw error
+      },
+    )
+    if (pages instanceof BuildFailure) return showWhenLost(session, shown, pages)
     sent = await submitForm(session, pages, reading)
   }
 

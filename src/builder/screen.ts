@@ -249,8 +249,10 @@ function namesOf(
 ): { label: string; names: string[]; nameSources: Record<string, string> } {
   // "[F]" (a title giving the access key) names nothing a person would call the box.
   // A name taken from a label ("Amount:", by a desktop app's label relation) without its colon.
+  // A styled drop-down is often named by the value it shows ("open"): that names no field.
+  const showsItsValue = element.value !== undefined && element.value.trim() === element.name.trim()
   const own =
-    skipOwnName || placeholderLike(element) || !/\p{L}{2}/u.test(element.name)
+    skipOwnName || showsItsValue || placeholderLike(element) || !/\p{L}{2}/u.test(element.name)
       ? ''
       : element.name.replace(/\s*[:*]+\s*$/, '') || element.name
   const hint = element.placeholder ?? (placeholderLike(element) ? element.name : '')

@@ -225,6 +225,19 @@ describe('judging the ending', () => {
       outcomeSignature('screen', 'Oncall rota', ['Oncall_rota']),
     )
   })
+
+  test('a message quoting the caller’s value quotes the record’s other values too; one quoting none keeps its words', () => {
+    // The ticket had another status before: the next call's message says 'new', not 'open'.
+    const changed = generaliseText("Ticket 1: Status changed from 'open' to 'resolved'", ['resolved'])
+    expect(changed.match).toBe('regex')
+    const matches = new RegExp(changed.pattern)
+    expect(matches.test("Ticket 12: Status changed from 'new' to 'stalled'")).toBe(true)
+    expect(matches.test('Ticket 12: Permission denied')).toBe(false)
+    // A field's name in an error is not a value: “'email' is required” is not “'name' is required”.
+    expect(outcomeSignature('validation', "Field 'email' is required", ['ada@example.com'])).not.toBe(
+      outcomeSignature('validation', "Field 'name' is required", ['ada@example.com']),
+    )
+  })
 })
 
 describe('outputs', () => {

@@ -276,8 +276,19 @@ async function demonstrate(
       return `step ${i + 1}: HTTP ${res.status} ${await res.text()}`
     }
     // As a person does, the next step waits for the screen to settle after this one: until the
-    // recorder has read a new screen (a step that changes nothing on it, after 5 s).
+    // recorder has read a new screen (a step that changes nothing on it, after 5 s) and the
+    // window reads the same twice.
     await eventually(async () => (await status()) > read, 5_000).catch(() => undefined)
+    let seen = ''
+    await eventually(async () => {
+      const screen = (await (await s.call(`/_builds/${buildId}/screen`)).json()) as {
+        elements?: ScreenElement[]
+      }
+      const now = (screen.elements ?? []).map((e) => `${e.role}:${e.name}`).join('\n')
+      const same = now === seen && now !== ''
+      seen = now
+      return same
+    }, 10_000).catch(() => undefined)
     read = await status()
   }
   const stopped = await s.call(`${rec}/stop`, { method: 'POST' })

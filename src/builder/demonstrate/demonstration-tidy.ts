@@ -3,6 +3,7 @@
 // and straight back: Cancel, Back, Escape on a menu, the previous address), corrections (one
 // value per control, the last; a box ticked and unticked is untouched). Then the submit: the
 // action that sends the form, with the confirmation or preview's send that followed it.
+import { ancestors, indexTree } from '../../automation/element-tree.ts'
 import { collapse } from '../../automation/text-match.ts'
 import type { UiRole } from '../../protocol/elements.ts'
 import type { Recording } from '../../protocol/recording.ts'
@@ -66,10 +67,52 @@ export function tidyRecording(
   let acts = recording.actions.map((action, i) => toAct(recording, action, i))
   acts = acts.filter((a) => !(a.action.kind === 'key' && EDITING_KEYS.test(a.action.key ?? '')))
   acts = withoutCausedNavigations(acts)
+  acts = choicesByClicks(acts)
   acts = withoutFocusClicks(acts, dropped)
   acts = withoutDetours(acts, dropped)
   acts = mergedValues(acts, values, dropped)
   return { ...findSubmit(acts, input, leaves, dropped), dropped }
+}
+
+/** Roles of a control whose options show in a list once it is pressed. */
+const DROP_DOWNS = new Set<UiRole>(['combobox', 'listbox'])
+/** Roles of the lists such a control opens. */
+const OPTION_LISTS = new Set<UiRole>(['listbox', 'menu'])
+
+/**
+ * A drop-down pressed, then one of the options its list shows pressed: that is choosing the
+ * option in the drop-down, as a select would be recorded (a styled drop-down over a hidden native
+ * one records clicks only). The run chooses the caller's value there however the app draws it.
+ */
+function choicesByClicks(acts: Act[]): Act[] {
+  const out: Act[] = []
+  for (let i = 0; i < acts.length; i++) {
+    const open = acts[i]!
+    const pick = acts[i + 1]
+    const role = roleOf(open)
+    const opens =
+      isClick(open) &&
+      role &&
+      (DROP_DOWNS.has(role) || (role === 'button' && open.element?.states.includes('collapsed')))
+    if (opens && pick && isClick(pick) && pick.element && isOption(pick)) {
+      const value = pick.element.name.trim()
+      if (value) {
+        out.push({ ...open, after: pick.after, action: { ...open.action, kind: 'select', value }, value })
+        i++
+        continue
+      }
+    }
+    out.push(open)
+  }
+  return out
+}
+
+/** Whether the click was on an option of an opened list (the option itself, or its text). */
+function isOption(act: Act): boolean {
+  const element = act.element!
+  if (element.role === 'option') return true
+  const index = indexTree(act.before.root)
+  return PLAIN.has(element.role) && ancestors(index, element).some((a) => OPTION_LISTS.has(a.role))
 }
 
 /** A navigation right after a click or Enter is where that click led; one to where it was, none. */
@@ -241,7 +284,7 @@ function findSubmit(
   const named = after.find(
     (i) => isEnter(acts[i]!) || stems(labelOf(acts[i]!)).some((w) => SEND_WORDS.has(w)),
   )
-  const at = lastValue < 0 ? acts.findLastIndex(isSend) : (named ?? after[0] ?? -1)
+  let at = lastValue < 0 ? acts.findLastIndex(isSend) : (named ?? after[0] ?? -1)
   if (at < 0)
     throw new BuildFailure(
       'NO_SUBMIT',
@@ -249,8 +292,35 @@ function findSubmit(
         ? 'The demonstration never opened or sent anything. Record again: do the whole task, and press Done once the app shows its answer.'
         : `The demonstration filled in “${labelOf(acts[lastValue]!)}” but never pressed a button that sends the form (or Enter). Record again and finish with the button that saves it.`,
     )
-  const chain = [acts[at]!]
   const inputs = inputTexts(input)
+  let chain = sendChain(acts, at, inputs, leaves)
+  // A button named like a send pressed after that send and whatever confirmed it ("Save Changes"
+  // on the record a search found) means the person went on working: the first send was a way
+  // there, and the last one is the task's. Looking at a result presses no such button.
+  for (;;) {
+    const later = acts.findIndex(
+      (a, i) =>
+        i >= at + chain.length &&
+        isClick(a) &&
+        !ANOTHER.test(labelOf(a)) &&
+        stems(labelOf(a)).some((w) => SEND_WORDS.has(w)),
+    )
+    if (later < 0) break
+    at = later
+    chain = sendChain(acts, at, inputs, leaves)
+  }
+  const submitKey = chain[0]!.key
+  const path = acts.slice(0, at).filter((a) => {
+    const refused = isClick(a) && a.key === submitKey && sameScreen(a.before, a.after)
+    if (refused) dropped.push(`an earlier “${labelOf(a)}” the app did not take`)
+    return !refused
+  })
+  return { path, chain, afterwards: acts.length - at - chain.length }
+}
+
+/** The send at `at`, followed by a confirmation's button or a preview's own send (up to four presses). */
+function sendChain(acts: Act[], at: number, inputs: string[], leaves: InputLeaf[]): Act[] {
+  const chain = [acts[at]!]
   for (let next = at + 1; next < acts.length && chain.length < 4; next++) {
     const send = chain.at(-1)!
     const candidate = acts[next]!
@@ -267,11 +337,5 @@ function findSubmit(
     if (!(confirm && confirm.name === candidate.element.name) && !further) break
     chain.push(candidate)
   }
-  const submitKey = chain[0]!.key
-  const path = acts.slice(0, at).filter((a) => {
-    const refused = isClick(a) && a.key === submitKey && sameScreen(a.before, a.after)
-    if (refused) dropped.push(`an earlier “${labelOf(a)}” the app did not take`)
-    return !refused
-  })
-  return { path, chain, afterwards: acts.length - at - chain.length }
+  return chain
 }

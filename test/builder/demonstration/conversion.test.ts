@@ -9,7 +9,7 @@ import { demonstrationSteps, readDemonstration } from '../../../src/builder/demo
 import { designSelector } from '../../../src/builder/selector-design.ts'
 import { BuildFailure, BuildSession } from '../../../src/builder/session.ts'
 import type { Step } from '../../../src/protocol/automation.ts'
-import type { Snapshot } from '../../../src/protocol/elements.ts'
+import type { Snapshot, UiElement } from '../../../src/protocol/elements.ts'
 import { only, recorded } from '../../automation/recorded.ts'
 import { optionLabelled, scriptedIO } from '../scripted-io.ts'
 import { recorded as recordedPage } from '../values/helpers.ts'
@@ -243,6 +243,95 @@ describe('a demonstration becomes steps', () => {
     // A text box's "024" may be a code: never silently the sample's 24.
     expect(readValue('024', values, 'fill', 'Code', false)).not.toMatchObject({ kind: 'sample' })
     expect(readValue('25', values, 'fill', 'Quantity', true)).not.toMatchObject({ kind: 'sample' })
+  })
+
+  test('a styled drop-down chosen by two clicks is a choice; a save pressed after a search is the submit', () => {
+    let ref = 0
+    const el = (
+      role: UiElement['role'],
+      name: string,
+      y: number,
+      children: UiElement[] = [],
+      x = 20,
+    ): UiElement => ({
+      ref: `e${++ref}`,
+      role,
+      name,
+      states: [],
+      children,
+      bounds: { x, y, width: 200, height: 24 },
+    })
+    const withValue = (value: string, e: UiElement): UiElement => ({ ...e, value })
+    const screen = (title: string, url: string, ...children: UiElement[]): Snapshot => ({
+      window: { id: 'w', title, app: 'http://helpdesk.test', kind: 'tab', url },
+      root: { ref: `r${++ref}`, role: 'window', name: title, states: [], children },
+      capturedAt: '2025-01-01T10:00:00.000Z',
+    })
+    const search = el('textbox', 'Search Tickets...', 4, [], 800)
+    const home = screen('At a glance', 'http://helpdesk.test/', search)
+    const ticket = screen(
+      '#7: Printer jam',
+      'http://helpdesk.test/Ticket/Display.html?id=7',
+      search,
+      el('link', 'Basics', 40),
+    )
+    const form = (open: boolean) =>
+      screen(
+        'Modify ticket #7',
+        'http://helpdesk.test/Ticket/Modify.html?id=7',
+        search,
+        el('text', 'Status:', 100),
+        // A styled drop-down is named by the value it shows.
+        withValue(
+          'open',
+          el(
+            'combobox',
+            'open',
+            100,
+            open
+              ? [
+                  el(
+                    'listbox',
+                    'open stalled resolved',
+                    130,
+                    [el('text', 'open', 130, [], 240), el('text', 'resolved', 160, [], 240)],
+                    240,
+                  ),
+                ]
+              : [],
+            240,
+          ),
+        ),
+        el('button', 'Save Changes', 300),
+      )
+    const done = screen(
+      '#7: Printer jam',
+      'http://helpdesk.test/Ticket/Display.html?id=7',
+      search,
+      el('text', "Ticket 7: Status changed from 'open' to 'resolved'", 100),
+    )
+    const kit = new RecordingKit([home, ticket, form(false), form(true), done])
+      .type(0, 'textbox', 'Search Tickets...', '7')
+      .key(0, 'Enter', 'textbox', 'Search Tickets...')
+      .click(1, 'link', 'Basics')
+      .click(2, 'combobox', 'open')
+      .click(3, 'text', 'resolved')
+      .click(3, 'button', 'Save Changes')
+    const demo = readDemonstration(
+      kit.recording(),
+      request(
+        { number: '7', status: 'resolved' },
+        { prompt: 'Change the status of the ticket with this number' },
+      ),
+    )
+    expect(names(demo.path)).toEqual([
+      'Fill “Search Tickets...”',
+      'Press Enter in “Search Tickets...”',
+      'Click “Basics”',
+      'Choose “Status”',
+    ])
+    expect(demo.path[3]).toMatchObject({ kind: 'select', value: '{{status}}' })
+    expect(demo.submit.name).toBe('Click “Save Changes”')
   })
 
   test('a value only like a sample value is asked about, and the answer decides', async () => {

@@ -2,7 +2,7 @@
 // a ticket for this person", "the ticket with this number", "mark it resolved"), each checked in
 // RT's own database. RT asks for a sign-in first: every job carries root's username and password.
 import { NONE_OF_THESE, type Question } from '../../../src/protocol/questions.ts'
-import type { GauntletJob, PointAt } from '../../gauntlet/types.ts'
+import { beside, type GauntletJob, inside, type PointAt, type ShowHow } from '../../gauntlet/types.ts'
 import { type RequestTracker, RT_PASSWORD, RT_USER } from './app.ts'
 
 const secrets = { username: RT_USER, password: RT_PASSWORD }
@@ -188,6 +188,18 @@ export const ticketByNumber: GauntletJob<RequestTracker> = {
   },
 }
 
+/** How the owner changes a ticket's status by hand. */
+const statusShown = (number: string, status: string): ShowHow => ({
+  show: [
+    { type: number, into: (e) => e.role === 'textbox' && /^search tickets/i.test(e.name) },
+    { key: 'Enter' },
+    { click: (e) => e.role === 'link' && e.name === 'Basics' },
+    { click: beside(/^status:$/i, 'combobox') },
+    { click: inside(status, /\bopen new stalled resolved\b/, /^(text|option)$/) },
+    { click: (e) => e.role === 'button' && e.name === 'Save Changes' },
+  ],
+})
+
 /** Change the status of the ticket with a number (resolved, stalled, open …). */
 export const setStatus: GauntletJob<RequestTracker> = {
   app: 'request-tracker',
@@ -210,10 +222,14 @@ export const setStatus: GauntletJob<RequestTracker> = {
     return [{ input: { number: String(number), status: 'resolved' } }]
   },
   // The owner changes it on the ticket's basics (Status) and saves; RT's status names are theirs.
-  answer: owner(
-    { status: /^status/i, number: /search|ticket|number|^id/i },
-    /^(save changes|save|update ticket)$/i,
-  ),
+  // Asked to show how: the ticket found by its number in the search box, Basics, Status, Save Changes.
+  answer: (q) =>
+    q.kind === 'demonstrate'
+      ? statusShown(/number “(\d+)”/.exec(q.text)?.[1] ?? '', 'resolved')
+      : owner(
+          { status: /^status/i, number: /search|ticket|number|^id/i },
+          /^(save changes|save|update ticket)$/i,
+        )(q),
   live: (rt) => {
     const seeded = [
       { queue: 'Facilities', subject: 'Desk lamp broken at desk 14', status: 'open', owner: RT_USER },
