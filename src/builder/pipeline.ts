@@ -26,7 +26,9 @@ import { BuildFailure, type BuildSession } from './session.ts'
 import { signOutFirst } from './sign-in/sign-in.ts'
 import { followUps } from './submit/follow-ups.ts'
 import { doTheAction, openedByAddress, type Sent, submitForm } from './submit/send-sample.ts'
+import { valuesNotTaken } from './verify/values-taken.ts'
 import { verifyBuild } from './verify/verify-build.ts'
+import { actionOf } from './words.ts'
 
 export async function firstBuild(session: BuildSession): Promise<BuildResult> {
   // locate: the task's words, then the app's window.
@@ -69,6 +71,19 @@ export async function firstBuild(session: BuildSession): Promise<BuildResult> {
   const followed = await followUps(session, sent, judged, { reading, inputs, leaves })
   const ending = requireEnding(followed.ending, followed.sent)
   const { fillSteps, submitStep, submitLabel, observed } = followed.sent
+  // A create or change whose record shows the caller's values but one: that field never took it.
+  const looksUp = reading.verb === actionOf('find') || leaves.some((l) => l.query)
+  if (ending.kind === 'screen' && reading.verb && !looksUp) {
+    const lost = valuesNotTaken(observed.after.root, followed.sent.fields)
+    if (lost.length)
+      throw new BuildFailure(
+        'VERIFY_FAILED',
+        `After “${submitLabel}”, the record shows the sample’s other values as given but not ` +
+          lost.map((f) => `“${String(f.leaf!.value)}” (typed into “${f.control.label}”)`).join(', ') +
+          ': the app did not take it (a box whose entry must be picked from its suggestions, or confirmed). ' +
+          'Teach again with demonstrate: true and show how that field is filled in.',
+      )
+  }
   const finish: Finish = {
     window,
     app,
