@@ -166,7 +166,13 @@ export const itemsIn: GauntletJob<DjangoAdmin> = {
     ])
     return [{ input: { location: 'Back room' }, expect: { items: { $type: 'array' } } }]
   },
-  answer: owner(/^(search|go|filter)$/i, /sku|name|quantity/i),
+  // Asked to show how: the item list, then the location in its filter.
+  answer: owner(/^(search|go|filter)$/i, /sku|name|quantity/i, {
+    show: [
+      { click: (e) => e.role === 'link' && e.name === 'Items' },
+      { click: (e) => e.role === 'link' && e.name === 'Back room' },
+    ],
+  }),
   live: () => [
     { input: { location: 'Garage' }, check: (r) => listHas(r, ['GLV-L', 'LADDER'], ['TAPE-50', 'TONER-K']) },
     { input: { location: 'Print room' }, check: (r) => listHas(r, ['TONER-K'], ['BOX-M', 'GLV-L']) },
