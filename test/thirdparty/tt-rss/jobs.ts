@@ -181,6 +181,9 @@ export const unreadTitles: GauntletJob<TtRss> = {
     // Asked where the list is, the owner points at an unread headline of the sample's feed.
     if (q.kind === 'point' && /^point at the list/i.test(q.text))
       return pointAt(/./, /ferry timetable|bike lanes|fish market/i)
+    // Asked to show how: the feed, opened from the feed tree by its name.
+    if (q.kind === 'demonstrate')
+      return { show: [{ click: (e) => e.role === 'treeitem' && e.name === 'Harbor Town News' }] }
     return signInAnswer(q)
   },
   live: (app) => {
