@@ -2,6 +2,7 @@
 // the build, answer its questions from the owner's answer sheet, promote, then two live calls
 // with new inputs whose answers and effects on the app are checked.
 import { join } from 'node:path'
+import type { BuildScreen } from '../../src/modules/screen/service.ts'
 import { cli, eventually } from '../helpers/cli.ts'
 import { decodeJpeg } from '../helpers/jpeg-pixels.ts'
 import type { TestServer } from '../helpers/test-server.ts'
@@ -145,9 +146,7 @@ async function teachAndCall<A extends RunningApp>(
         out.questions[out.questions.length - 1] = `${question.kind}+shown`
       } else if (typeof answer === 'object' && 'pointAt' in answer) {
         // The owner points at the thing on the screen, as a click on the live preview would.
-        const screen = (await (await s.call(`/_builds/${buildId}/screen`)).json()) as {
-          elements?: { ref: string; role: string; name: string; value?: string }[]
-        }
+        const screen = await readScreen(s, buildId)
         const target = screen.elements?.find((e) => answer.pointAt(e))
         if (!target) return fail(out, started, `the owner found nothing to point at for “${question.text}”`)
         body = { point: { ref: target.ref } }
@@ -213,10 +212,7 @@ async function demonstrate(
   const find = async (pick: Pick): Promise<ScreenElement | undefined> => {
     for (let scrolls = 0; ; scrolls++) {
       const found = await eventually(async () => {
-        const screen = (await (await s.call(`/_builds/${buildId}/screen`)).json()) as {
-          elements?: ScreenElement[]
-          image?: string
-        }
+        const screen = await readScreen(s, buildId)
         const all = screen.elements ?? []
         const element = all.find((e) => pick(e, all))
         return (
@@ -255,9 +251,7 @@ async function demonstrate(
       const target = await find(pick)
       if (!target) {
         if (process.env.GAUNTLET_SHOW_DEBUG) {
-          const screen = (await (await s.call(`/_builds/${buildId}/screen`)).json()) as {
-            elements?: ScreenElement[]
-          }
+          const screen = await readScreen(s, buildId)
           await Bun.write(process.env.GAUNTLET_SHOW_DEBUG, JSON.stringify(screen.elements ?? [], null, 1))
         }
         await s.call(`${rec}/cancel`, { method: 'POST' })
@@ -281,9 +275,7 @@ async function demonstrate(
     await eventually(async () => (await status()) > read, 5_000).catch(() => undefined)
     let seen = ''
     await eventually(async () => {
-      const screen = (await (await s.call(`/_builds/${buildId}/screen`)).json()) as {
-        elements?: ScreenElement[]
-      }
+      const screen = await readScreen(s, buildId)
       const now = (screen.elements ?? []).map((e) => `${e.role}:${e.name}`).join('\n')
       const same = now === seen && now !== ''
       seen = now
@@ -294,6 +286,11 @@ async function demonstrate(
   const stopped = await s.call(`${rec}/stop`, { method: 'POST' })
   if (stopped.status !== 200) return `stopping the recording: HTTP ${stopped.status} ${await stopped.text()}`
   return { recordingId }
+}
+
+/** The build's window as it is now (GET /_builds/<id>/screen): its elements and its picture. */
+async function readScreen(s: TestServer, buildId: string): Promise<Partial<BuildScreen>> {
+  return (await (await s.call(`/_builds/${buildId}/screen`)).json()) as Partial<BuildScreen>
 }
 
 /**

@@ -1,5 +1,6 @@
 // The gauntlet's shapes: third-party apps started by the harness, and the jobs a user would want
 // from each, with the answers the app's owner would give and the checks of the app's real state.
+import type { ScreenElement } from '../../src/modules/screen/service.ts'
 import type { Question } from '../../src/protocol/questions.ts'
 
 export interface RunningApp {
@@ -46,13 +47,7 @@ export interface PointAt {
 }
 
 /** An element of the build's live screen (GET /_builds/<id>/screen), with its box in the picture's pixels. */
-export interface ScreenElement {
-  ref: string
-  role: string
-  name: string
-  value?: string
-  bounds: { x: number; y: number; width: number; height: number }
-}
+export type { ScreenElement } from '../../src/modules/screen/service.ts'
 
 /** Which element of the screen a step acts on (all: the whole screen, for finding it by what is beside it). */
 export type Pick = (element: ScreenElement, all: ScreenElement[]) => boolean

@@ -337,17 +337,8 @@ export class BrowserDriver implements Driver {
     return passwordFieldBounds(await this.registry().page(windowId))
   }
 
-  /**
-   * Also counts changes since the latest snapshot (or previous wait), so none falls between look
-   * and wait; a main-frame document still loading counts as a change.
-   */
   async waitForChange(windowId: string, timeoutMs: number): Promise<ChangeResult> {
-    const page = await this.registry().page(windowId)
-    const result = page.changeSeq !== page.seenSeq ? 'changed' : await page.nextChange(timeoutMs)
-    page.seenSeq = page.changeSeq
-    // A document still loading has not stayed unchanged (a server slow to answer sends no event):
-    // whoever waits for quiet, the recorder reading each screen, waits on.
-    return result === 'timeout' && page.loading ? 'changed' : result
+    return (await this.registry().page(windowId)).changedSinceSeen(timeoutMs)
   }
 
   /** One recorder per window: watching a window again stops the earlier watcher. */

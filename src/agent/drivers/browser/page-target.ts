@@ -149,6 +149,17 @@ export class PageTarget {
     return Promise.race([command, opened]).finally(stopWaiting)
   }
 
+  /**
+   * A change since the latest snapshot or wait (so none falls between look and wait), else the
+   * next one within timeoutMs. A document still loading has not stayed unchanged (a server slow to
+   * answer sends no event): whoever waits for quiet, the recorder reading each screen, waits on.
+   */
+  async changedSinceSeen(timeoutMs: number): Promise<ChangeResult> {
+    const result = this.changeSeq !== this.seenSeq ? 'changed' : await this.nextChange(timeoutMs)
+    this.seenSeq = this.changeSeq
+    return result === 'timeout' && this.loading ? 'changed' : result
+  }
+
   /** Resolves at the next change (mutation, navigation, request finished, dialog) or after timeoutMs. */
   nextChange(timeoutMs: number): Promise<ChangeResult> {
     return new Promise((resolve) => {
