@@ -38,6 +38,12 @@ const FORM = `<!doctype html><title>Driver form</title>
 const LONG_POLL = `<!doctype html><title>Inbox</title><h1>Inbox</h1>
 <script>fetch('/long-poll').then((r) => r.text()).then((t) => { document.querySelector('h1').textContent = t })</script>`
 
+// A front desk with a clock that ticks on its own, and a button that adds to a list.
+const CLOCK = `<!doctype html><title>Front desk</title><p>Now: <span id="t">0</span></p>
+<button onclick="const li = document.createElement('li'); li.textContent = 'Called back'; document.getElementById('notes').append(li)">Add a note</button>
+<ul id="notes"></ul>
+<script>let n = 0; setInterval(() => { document.getElementById('t').textContent = String(++n) }, 40)</script>`
+
 const OVERLAY = `<!doctype html><title>Overlay</title>
 <button id="under">Under</button>
 <div id="veil" class="veil" style="position:fixed;inset:0;background:rgba(0,0,0,.3)">Please wait</div>`
@@ -84,7 +90,8 @@ beforeAll(async () => {
         return new Response('<!doctype html><title>To slow</title><a href="/slow-page">Go slow</a>', {
           headers: { 'content-type': 'text/html' },
         })
-      const html = path === '/overlay' ? OVERLAY : path === '/inbox' ? LONG_POLL : FORM
+      const html =
+        path === '/overlay' ? OVERLAY : path === '/inbox' ? LONG_POLL : path === '/clock' ? CLOCK : FORM
       return new Response(html, { headers: { 'content-type': 'text/html' } })
     },
   })
@@ -359,5 +366,17 @@ describe('launching and attaching', () => {
     } finally {
       await browser.dispose()
     }
+  })
+})
+
+describe('a page with a clock', () => {
+  test('its ticks are not changes, what an action adds is', async () => {
+    const { id, snap } = await open('/clock')
+    // The first rewrites count; from the third within a few seconds the clock is known as a ticker.
+    expect(await eventually(async () => (await driver.waitForChange(id, 300)) === 'timeout')).toBe(true)
+    expect(await driver.waitForChange(id, 300)).toBe('timeout')
+    await driver.act(id, { kind: 'click', ref: find(await snap(), 'button', 'Add a note').ref })
+    expect(await driver.waitForChange(id, 5_000)).toBe('changed')
+    expect(find(await snap(), 'listitem', 'Called back')).toBeDefined()
   })
 })

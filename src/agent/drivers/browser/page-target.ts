@@ -23,6 +23,13 @@ const BINDING = '__deskhookChanged'
 // Runs in an isolated world (the page's scripts cannot see or break it) of every document, and
 // reports DOM mutations and user-visible state changes that do not mutate the DOM (typing, focus).
 // Calls are coalesced: one at once, one trailing, so a busy page does not flood the socket.
+// A ticker is not a change: an element whose text or attributes are rewritten in place again and
+// again (a clock, a countdown, an "updated 5 s ago") changes on its own, whatever anyone does, so
+// from its third rewrite within TICK_WINDOW_MS it no longer counts. Without this, a page with a
+// clock never settles and every action waits out its longest wait (docs/builder.md, "Waiting").
+// Growth (nodes added, not replaced) and style changes (movement, which ends) always count.
+const TICKS = 3
+const TICK_WINDOW_MS = 3_000
 const OBSERVER_SOURCE = `(() => {
   if (globalThis.__deskhookObserver) return
   let timer = 0, pending = false
@@ -31,7 +38,25 @@ const OBSERVER_SOURCE = `(() => {
     globalThis.${BINDING}?.('change')
     timer = setTimeout(() => { timer = 0; if (pending) { pending = false; notify() } }, 30)
   }
-  globalThis.__deskhookObserver = new MutationObserver(notify)
+  const rewrites = new WeakMap()
+  const ticking = (m) => {
+    const inPlace = m.type === 'characterData' ||
+      (m.type === 'attributes' && m.attributeName !== 'style') ||
+      (m.type === 'childList' && m.addedNodes.length === m.removedNodes.length &&
+        [...m.addedNodes, ...m.removedNodes].every((n) => n.nodeType === 3))
+    if (!inPlace) return false
+    const at = m.target.nodeType === 1 ? m.target : m.target.parentElement
+    if (!at) return false
+    const now = performance.now()
+    const times = (rewrites.get(at) || []).filter((t) => now - t < ${TICK_WINDOW_MS})
+    times.push(now)
+    rewrites.set(at, times)
+    return times.length >= ${TICKS}
+  }
+  globalThis.__deskhookObserver = new MutationObserver((records) => {
+    // Every record is counted (no short cut), so a ticker is known by its third rewrite.
+    if (!records.map(ticking).every(Boolean)) notify()
+  })
   globalThis.__deskhookObserver.observe(document, { subtree: true, childList: true, attributes: true, characterData: true })
   for (const type of ['input', 'change', 'focusin', 'focusout', 'transitionend', 'animationend', 'toggle'])
     document.addEventListener(type, notify, true)
