@@ -78,13 +78,41 @@ function shownAs(value: string): string[] {
 
 function toPattern(parts: Piece[]): string {
   return parts
-    .map((p) => {
-      if (p.kind === 'literal') return escapeRegex(p.text)
+    .map((p, i) => {
+      if (p.kind === 'literal') return countAt(parts, i - 1) ? countedNoun(p.text) : escapeRegex(p.text)
       if (p.kind === 'digits') return '\\d+'
       if (p.kind === 'input') return '.+?'
       return `(${generaliseToken(p.text)})`
     })
     .join('')
+}
+
+/** A number standing alone ("2 items", "(3 results)"), not part of a code such as "C-1042". */
+function countAt(parts: Piece[], i: number): boolean {
+  if (parts[i]?.kind !== 'digits') return false
+  const before = parts[i - 1]
+  return !before || (before.kind === 'literal' && /(?:^|[\s(])$/.test(before.text))
+}
+
+/**
+ * The noun after a count, in either number: the sample's "2 items" is "1 item" on the next run
+ * and "1 entry" is "3 entries" (English plurals; a word that is no noun keeps matching itself).
+ */
+function countedNoun(literal: string): string {
+  const m = /^(\s+)([A-Za-z]{2,})/.exec(literal)
+  if (!m) return escapeRegex(literal)
+  const word = m[2]!
+  // Words of doing ("2 selected", "3 pending") read the same for one thing.
+  if (/(?:ed|ing)$/i.test(word)) return escapeRegex(literal)
+  const rest = escapeRegex(literal.slice(m[0].length))
+  let noun: string
+  if (/[^aeiou]ies$/i.test(word)) noun = `${word.slice(0, -3)}(?:y|ies)`
+  else if (/[^aeiou]y$/i.test(word)) noun = `${word.slice(0, -1)}(?:y|ies)`
+  else if (/(?:ss|x|ch|sh)es$/i.test(word)) noun = `${word.slice(0, -2)}(?:es)?`
+  else if (/(?:ss|x|ch|sh)$/i.test(word)) noun = `${word}(?:es)?`
+  else if (/[^s]s$/i.test(word)) noun = `${word}?`
+  else noun = `${word}s?`
+  return `${m[1]}${noun}${rest}`
 }
 
 /** "C-1042" → "C-\d+": the shape of a generated value. */

@@ -210,6 +210,17 @@ describe('judging the ending', () => {
     })
   })
 
+  test('a count’s noun is taken in either number: “2 items” is “1 item” on the next call', () => {
+    const items = new RegExp(generaliseText('2 items', []).pattern)
+    expect(['1 item', '2 items', '17 items'].map((t) => items.test(t))).toEqual([true, true, true])
+    expect(items.test('2 itemsets')).toBe(false)
+    const entries = new RegExp(generaliseText('Showing 1 to 1 of 1 entry', []).pattern)
+    expect(entries.test('Showing 1 to 3 of 3 entries')).toBe(true)
+    const boxes = new RegExp(generaliseText('3 mailboxes found', []).pattern)
+    expect(boxes.test('1 mailbox found')).toBe(true)
+    expect(boxes.test('1 mailbox deleted')).toBe(false)
+  })
+
   test('a value with underscores is known where the app shows it with spaces (a wiki page’s heading)', () => {
     // MediaWiki opens "Release_checklist" and titles the saved page "Release checklist": the wait
     // for that heading must take the next call's page, not wait for this one's.
