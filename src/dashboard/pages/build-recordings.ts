@@ -85,8 +85,10 @@ export const buildRecordingRoutes = (ctx: AppContext, hub: AgentHub, refused: Re
       await sendInput(ctx, hub, params.id, params.rid, by, body)
       return new Response(null, { status: 204, headers: securityHeaders() })
     })
-    .post('/_/builds/:id/recordings/:rid/done', ({ params, request, body }) => {
+    .post('/_/builds/:id/recordings/:rid/done', ({ params, request, body, server }) => {
       const by = actorOf(person(request))
+      // Handing over the recording may outlast Bun's idle timeout (the RPC's own bounds it).
+      server?.timeout(request, 0)
       const form = (body ?? {}) as Record<string, unknown>
       const questionId = typeof form.questionId === 'string' ? form.questionId : ''
       return formAction(request, params.id, async () => {

@@ -62,7 +62,12 @@ export const recordingsRoutes = (ctx: AppContext, hub: AgentHub) => {
       })
       .post(
         '/_builds/:id/recordings/:rid/stop',
-        ({ params, request }) => stopRecording(ctx, hub, params.id, params.rid, actor(request)),
+        ({ params, request, server }) => {
+          // The desktop may take up to a minute to settle and hand over the recording, longer than
+          // Bun's idle timeout would hold the connection; the RPC's own timeout bounds it.
+          server?.timeout(request, 0)
+          return stopRecording(ctx, hub, params.id, params.rid, actor(request))
+        },
         { parse: 'none' },
       )
       .post(
