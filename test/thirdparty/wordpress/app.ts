@@ -27,8 +27,13 @@ export interface StoredPost {
 export interface WordPress extends RunningApp {
   /** The blog's posts (post_type "post", any status but auto-drafts), read from wp_posts. */
   posts(): StoredPost[]
-  /** Adds a post with WordPress's own wp_insert_post (not through the UI); returns its id. */
-  addPost(title: string, content: string, status?: 'publish' | 'draft'): number
+  /**
+   * Adds a post with WordPress's own wp_insert_post (not through the UI), in a category when one is
+   * named (made if new); returns its id.
+   */
+  addPost(title: string, content: string, status?: 'publish' | 'draft', category?: string): number
+  /** The names of the categories a post is filed in. */
+  categoriesOf(id: number): string[]
   /** The admin's stored sign-in sessions (the `session_tokens` user meta, PHP-serialized). */
   sessionTokens(): string[]
   /** Ends every signed-in session: the admin's session tokens are deleted. */
@@ -136,9 +141,15 @@ echo $r['user_id'];`)
           content: content!,
           type: type!,
         })),
-      addPost(title, content, status = 'publish') {
+      addPost(title, content, status = 'publish', category) {
+        const cat = category
+          ? `require_once ABSPATH . 'wp-admin/includes/taxonomy.php';
+$cats = [wp_create_category(${phpString(category)})];`
+          : '$cats = [];'
         const out = php(`${load}
+${cat}
 $id = wp_insert_post(wp_slash([
+  'post_category' => $cats,
   'post_title' => ${phpString(title)},
   'post_content' => ${phpString(`<!-- wp:paragraph -->\n<p>${content}</p>\n<!-- /wp:paragraph -->`)},
   'post_status' => '${status}',
@@ -148,6 +159,10 @@ if (is_wp_error($id)) { fwrite(STDERR, $id->get_error_message()); exit(1); }
 echo $id;`)
         return Number(out.trim())
       },
+      categoriesOf: (id) =>
+        q(
+          `SELECT t.name FROM wp_terms t JOIN wp_term_taxonomy x ON x.term_id = t.term_id AND x.taxonomy = 'category' JOIN wp_term_relationships r ON r.term_taxonomy_id = x.term_taxonomy_id WHERE r.object_id = ${Number(id)}`,
+        ).map(([n]) => n!),
       sessionTokens: () =>
         q("SELECT meta_value FROM wp_usermeta WHERE meta_key = 'session_tokens'").map(([v]) => v!),
       async clearSessions() {

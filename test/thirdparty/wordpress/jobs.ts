@@ -116,7 +116,72 @@ export const postStatus: GauntletJob<WordPress> = {
   },
 }
 
-export const wordpressJobs = [writePost, listPosts, postStatus]
+/**
+ * The posts filed in a category, taught by showing it once: the owner picks the category in the
+ * posts list's drop-down and presses Filter. The live calls name other categories, so a build
+ * that kept the sample's category answers wrongly, and the check says so.
+ */
+export const postsInCategory: GauntletJob<WordPress> = {
+  app: 'wordpress',
+  name: 'list the posts in a category',
+  method: 'GET',
+  path: '/blog/categories/posts',
+  prompt: 'List the titles of the blog posts filed in the given category',
+  secrets,
+  demonstrate: true,
+  samples: (wp) => {
+    seedCategories(wp)
+    return [{ input: { category: 'Facilities' }, expect: { titles: { $type: 'array' } } }]
+  },
+  answer: (q) => {
+    if (q.kind === 'demonstrate')
+      return {
+        show: [
+          { click: (e) => e.role === 'link' && /^posts$/i.test(e.name.trim()) },
+          { choose: 'Facilities', in: (e) => e.role === 'combobox' && /categor/i.test(e.name) },
+          { click: (e) => e.role === 'button' && /^filter$/i.test(e.name.trim()) },
+        ],
+      }
+    if (q.kind === 'choose_outputs') return pick(q, /title/i)
+    return undefined
+  },
+  live: (wp) => {
+    seedCategories(wp)
+    return ['Events', 'IT'].map((category) => ({
+      input: { category },
+      check: (r) => inCategoryListed(wp, r, category),
+    }))
+  },
+}
+
+export const wordpressJobs = [writePost, listPosts, postStatus, postsInCategory]
+
+/** Posts in three categories, so a list of one category is told apart from another's. */
+function seedCategories(wp: WordPress): void {
+  if (wp.posts().some((p) => p.title === 'Fire drill on Thursday')) return
+  wp.addPost('Fire drill on Thursday', 'The alarm sounds at 10:00.', 'publish', 'Facilities')
+  wp.addPost('Lift maintenance', 'The lift is out of order on Monday.', 'publish', 'Facilities')
+  wp.addPost('Summer party date', 'The party is on 12 July.', 'publish', 'Events')
+  wp.addPost('Book club restarts', 'First meeting in the library.', 'publish', 'Events')
+  wp.addPost('New VPN client', 'Install it before Friday.', 'publish', 'IT')
+}
+
+function inCategoryListed(
+  wp: WordPress,
+  result: Record<string, unknown>,
+  category: string,
+): string | undefined {
+  const list = Object.values(result).find(Array.isArray) as unknown[] | undefined
+  if (!list) return `no list in ${JSON.stringify(result).slice(0, 200)}`
+  const text = JSON.stringify(list).toLowerCase()
+  const posts = wp.posts().filter((p) => p.status !== 'trash')
+  const filed = (p: { id: number }) => wp.categoriesOf(p.id).includes(category)
+  const missing = posts.filter((p) => filed(p) && !text.includes(p.title.toLowerCase()))
+  const extra = posts.filter((p) => !filed(p) && text.includes(p.title.toLowerCase()))
+  if (missing.length) return `list lacks ${missing.map((p) => p.title).join(', ')}: ${text.slice(0, 200)}`
+  if (extra.length) return `list has posts outside ${category}: ${extra.map((p) => p.title).join(', ')}`
+  return undefined
+}
 
 /** A blog with some history: a few published posts and a draft nobody sees yet. */
 function seed(wp: WordPress): void {
