@@ -151,12 +151,24 @@ function pointedRead(
     target: ownRowColumn(here, element, place) ?? place,
     into: key,
     ...(isTypeSpec(expected) &&
+    numberish(key, expected) &&
     element.name &&
     idLikeTokens(element.name).length === 1 &&
     element.name.trim() !== idLikeTokens(element.name)[0]
       ? { extract: extractPattern(element.name, idLikeTokens(element.name)[0]!, ctx.inputs) }
       : {}),
   }
+}
+
+/**
+ * Whether an output pointed at in a longer text is the number in it: a number by its type, or an
+ * identifier or a count by its name. A "status" pointed at in "Published (4)" is the text as shown,
+ * not the count beside the word (docs/builder.md, "Ask and point").
+ */
+function numberish(key: string, expected: { $type: string }): boolean {
+  if (expected.$type === 'number' || expected.$type === 'integer') return true
+  const words = key.replace(/([a-z])([A-Z])/g, '$1 $2')
+  return /(^|[^a-z])(id|number|no|num|nr|ref|code|count|total|quantity|qty)$/i.test(words)
 }
 
 /** The table or list around what was pointed at, read as rows. */

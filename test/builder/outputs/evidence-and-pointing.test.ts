@@ -128,6 +128,30 @@ describe('outputs rest on evidence', () => {
     expect(run.result).toEqual({ confirmation: bookings.at(-1)!.code })
   }, 60_000)
 
+  test('a text pointed at is read as shown; only a count or id by its name takes the number out of it', async () => {
+    const built = async (key: string) => {
+      const window = await driver.launch({ url: `${server.url}bare/` })
+      const port = localDesktop(driver)
+      const script = scriptedIO([{ kind: 'choose_outputs', answer: () => NONE_OF_THESE }])
+      const ask = script.io.ask.bind(script.io)
+      script.io.ask = async (q) => {
+        if (q.kind !== 'point') return ask(q)
+        const shot = await driver.snapshot(q.windowId!)
+        const b = indexTree(shot.root).all.find((e) => e.name === 'Watchers (0)')!.bounds!
+        script.questions.push({ question: q, answer: 'point' })
+        return pointAnswer(b.x + b.width / 2, b.y + b.height / 2)
+      }
+      const result = await buildAutomation(port, script.io, request({ [key]: { $type: 'string' } }))
+      expect(script.unexpected).toEqual([])
+      if (!result.ok) throw new Error(`${result.code}: ${result.message}`)
+      await driver.navigate(window.id, `${server.url}bare/`)
+      return (await port.run(result.automation, { pickup: 'Porto', days: 2 })).result
+    }
+    // "state" is named nowhere: the owner declines the offered values and points at the text.
+    expect(await built('state')).toEqual({ state: 'Watchers (0)' })
+    expect(await built('watcherCount')).toEqual({ watcherCount: '0' })
+  }, 90_000)
+
   test('“Watchers (0)” is never an issue number: a count beside other words is no evidence', async () => {
     const window = await driver.launch({ url: `${server.url}bare/` })
     const port = localDesktop(driver)
