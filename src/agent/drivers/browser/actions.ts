@@ -4,9 +4,10 @@ import { DriverError } from '../../../protocol/driver.ts'
 import type { ActionResult, ElementAction } from '../../../protocol/elements.ts'
 import { CdpProtocolError } from './cdp-connection.ts'
 import { pressKeys } from './keyboard.ts'
-import { callOnNode, findOption, listOptions } from './node-calls.ts'
+import { callOnNode, findOption, findSuggestion, listOptions } from './node-calls.ts'
 import * as inPage from './page-functions.ts'
 import type { PageTarget } from './page-target.ts'
+import { settle } from './waiting.ts'
 
 /** Scrolls the node into view and returns the centre of its first visible box, in viewport pixels. */
 async function clickPoint(page: PageTarget, backendNodeId: number): Promise<{ x: number; y: number }> {
@@ -110,9 +111,40 @@ export async function fillNode(
   }
   // Typing replaces the selection prepareFill made; an empty value deletes it instead.
   if (value === '') await pressKeys(page, 'Delete')
-  else await page.call('Input.insertText', { text: value })
+  else {
+    const offers = await callOnNode(page, backendNodeId, inPage.noteBeforeTyping)
+    // A box of picked tokens is filled afresh, as a field is: Backspace in the empty box takes
+    // back the last token (a requestor the app put in by default), while that removes one.
+    if (offers) await clearTokens(page, backendNodeId)
+    await page.call('Input.insertText', { text: value })
+    // Such a box may open its list on a key rather than on input: End (which changes nothing
+    // typed) is pressed and released, as the last key of typing would be.
+    if (offers) await pressKeys(page, 'End')
+    // A box that offers suggestions (a requestor, a tag, a city) may keep only what is picked
+    // from them and drop the typed text when it loses focus: a person picks the suggestion
+    // that holds what they typed (docs/builder.md, "Forms as people use them").
+    if (offers) {
+      await settle(page, { quietMs: 150, maxMs: 3_000 })
+      const suggestion = await findSuggestion(page, backendNodeId, value)
+      if (suggestion !== null) await clickNode(page, suggestion)
+    }
+  }
   const read = await callOnNode(page, backendNodeId, inPage.readElement)
   return { value: read.value ?? read.text }
+}
+
+async function clearTokens(page: PageTarget, backendNodeId: number): Promise<void> {
+  // Text typed in the box goes first (prepareFill selected it); tokens go one Backspace each.
+  if ((await callOnNode(page, backendNodeId, inPage.readElement)).value) await pressKeys(page, 'Backspace')
+  let before = await callOnNode(page, backendNodeId, inPage.tokensBeside)
+  for (let i = 0; i < 20 && before; i++) {
+    await pressKeys(page, 'Backspace')
+    // The box answers each key (its list refreshed, maybe from the server) before the next one.
+    await settle(page, { quietMs: 150, maxMs: 3_000 })
+    const after = await callOnNode(page, backendNodeId, inPage.tokensBeside)
+    if (after.length >= before.length) return
+    before = after
+  }
 }
 
 const PICKER_FORMATS: Record<string, { pattern: RegExp; expected: string; example: string }> = {

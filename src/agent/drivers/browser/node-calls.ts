@@ -2,7 +2,7 @@
 // node as `this`, and nodes the page hands back are turned into backendNodeIds we can act on.
 import { DriverError } from '../../../protocol/driver.ts'
 import { CdpProtocolError } from './cdp-connection.ts'
-import { findAriaOption } from './page-functions.ts'
+import { findAriaOption, offeredSuggestion } from './page-functions.ts'
 
 /** The labels of the visible ARIA options a scripted list offers now (for OPTION_NOT_FOUND). */
 export async function listOptions(page: PageTarget, backendNodeId: number): Promise<string[]> {
@@ -56,16 +56,31 @@ export async function resolveNode(page: PageTarget, backendNodeId: number): Prom
 }
 
 /** The ARIA option for `value` in a scripted list box (or null), as a backendNodeId. */
-export async function findOption(
+export function findOption(page: PageTarget, backendNodeId: number, value: string): Promise<number | null> {
+  return nodeFrom(page, backendNodeId, findAriaOption.toString(), value)
+}
+
+/** The suggestion that appeared under a typed-into box and offers `value` (or null), as a backendNodeId. */
+export function findSuggestion(
   page: PageTarget,
   backendNodeId: number,
+  value: string,
+): Promise<number | null> {
+  return nodeFrom(page, backendNodeId, offeredSuggestion.toString(), value)
+}
+
+/** The element an in-page function returns for the node (or null), as a backendNodeId. */
+async function nodeFrom(
+  page: PageTarget,
+  backendNodeId: number,
+  functionDeclaration: string,
   value: string,
 ): Promise<number | null> {
   const objectId = await resolveNode(page, backendNodeId)
   try {
     const { result } = await page.call('Runtime.callFunctionOn', {
       objectId,
-      functionDeclaration: findAriaOption.toString(),
+      functionDeclaration,
       arguments: [{ value }],
     })
     if (!result.objectId || result.subtype !== 'node') return null

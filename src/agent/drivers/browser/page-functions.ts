@@ -272,3 +272,86 @@ export function untilHittable(this: Node, timeoutMs: number): Promise<boolean> {
     requestAnimationFrame(check)
   })
 }
+
+/**
+ * Before typing into a one-line box that may offer suggestions (it says it autocompletes, or
+ * turns the browser's own suggestions off): notes what the page shows now, so what typing made
+ * appear can be told apart afterwards. Search boxes and passwords are left alone.
+ */
+export function noteBeforeTyping(this: Element): boolean {
+  const el = this as HTMLInputElement
+  if (!(el instanceof HTMLInputElement) || !['text', 'email', 'tel', 'url', ''].includes(el.type))
+    return false
+  // A box that searches or filters shows matches, not suggestions to pick: its results stay unclicked.
+  const says = [el.name, el.id, el.placeholder, el.getAttribute('aria-label') ?? ''].join(' ')
+  if (el.name === 'q' || /search|filter|find|query/i.test(says) || el.closest('[role="search"]')) return false
+  const hinted = (e: Element | null, depth: number): boolean =>
+    !!e &&
+    depth >= 0 &&
+    (['aria-autocomplete', 'aria-controls', 'aria-owns', 'aria-haspopup'].some((a) => e.hasAttribute(a)) ||
+      e.getAttribute('role') === 'combobox' ||
+      hinted(e.parentElement, depth - 1))
+  if (!hinted(el, 3) && (el.getAttribute('autocomplete') ?? '').toLowerCase() !== 'off') return false
+  const shown = new WeakSet<Element>()
+  for (const e of Array.from(document.body?.querySelectorAll('*') ?? []))
+    if ((e as HTMLElement).offsetParent !== null)
+      shown.add(e)
+      // (In-page functions run alone: the key is spelled out in both, not shared by a constant.)
+  ;(document as unknown as Record<symbol, unknown>)[Symbol.for('deskhook.shownBeforeTyping')] = shown
+  return true
+}
+
+/**
+ * After typing: the suggestion a person would pick to keep what they typed. It appeared since
+ * noteBeforeTyping, sits just under or beside the box, is no link to another page and no field,
+ * and its own text holds the typed value ("maria@example.com", "Add maria@example.com…"); the
+ * option, list item or clickable element around the smallest such text is it.
+ */
+export function offeredSuggestion(this: Element, wanted: string): Element | null {
+  const key = Symbol.for('deskhook.shownBeforeTyping')
+  const shown = (document as unknown as Record<symbol, WeakSet<Element> | undefined>)[key]
+  if (!shown) return null
+  const fold = (s: string) =>
+    s.replace(/\s+/g, ' ').trim().normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+  const want = fold(wanted)
+  const box = this.getBoundingClientRect()
+  const near = (r: DOMRect) =>
+    r.width > 0 &&
+    r.height > 0 &&
+    r.top >= box.top - 4 &&
+    r.top <= box.bottom + 400 &&
+    r.left < box.right + 200 &&
+    r.right > box.left - 200
+  const fresh = Array.from(document.body?.querySelectorAll('*') ?? []).filter(
+    (e) =>
+      e !== this &&
+      !e.contains(this) &&
+      !shown.has(e) &&
+      (e as HTMLElement).offsetParent !== null &&
+      !e.matches('input, textarea, select, [contenteditable="true"]') &&
+      !e.closest('table, tr, [role="grid"], [role="table"], [role="row"]') &&
+      // biome-ignore lint/performance/useDomNodeTextContent: what a person reads on the suggestion
+      fold((e as HTMLElement).innerText ?? '').includes(want) &&
+      near(e.getBoundingClientRect()),
+  )
+  // The innermost element holding the text, then the nearest option-like element around it.
+  const inner = fresh.filter((e) => !fresh.some((o) => o !== e && e.contains(o)))
+  for (const e of inner) {
+    // Only what offers itself to be picked: an option, a list item, or what the pointer shows as clickable.
+    const pointer = (x: Element) => getComputedStyle(x).cursor === 'pointer'
+    const pick =
+      e.closest('[role="option"], [role="menuitem"], li, [data-value], [data-selectable]') ??
+      (pointer(e) ? e : null)
+    if (!pick) continue
+    const link = pick.closest('a[href]') as HTMLAnchorElement | null
+    if (link && !link.getAttribute('href')?.startsWith('#') && link.href !== `${location.href}#`) continue
+    return pick
+  }
+  return null
+}
+
+/** The text shown around a box in its own container (the tokens a token box holds), without its value. */
+export function tokensBeside(this: Element): string {
+  // biome-ignore lint/performance/useDomNodeTextContent: the tokens a person sees
+  return ((this.parentElement as HTMLElement | null)?.innerText ?? '').replace(/\s+/g, ' ').trim()
+}

@@ -1,0 +1,113 @@
+// Boxes that keep only what is picked from their suggestions (a requestor, a tag), as token
+// widgets built without ARIA do: they drop typed text when the box loses focus. The browser
+// driver's fill picks the suggestion that holds the typed value, as a person does; boxes that
+// search, and records listed under a box, are never clicked. Real Chromium, pages served here.
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { BrowserDriver } from '../../src/agent/drivers/browser/index.ts'
+import type { UiElement } from '../../src/protocol/elements.ts'
+
+const PAGE = `<!doctype html><meta charset="utf-8"><title>New ticket</title>
+<form onsubmit="return false">
+  <label for="req">Requestors</label>
+  <div class="tokens"><span id="chosen">[root (Sam Carter)]</span><input id="req" autocomplete="off"></div>
+  <div id="drop" style="display:none;border:1px solid #888"></div>
+  <p><label for="subject">Subject</label> <input id="subject" autocomplete="off"></p>
+  <p><label for="q">Search tickets</label> <input id="q" autocomplete="off"></p>
+</form>
+<table><tr><td>Printer jam on floor 2</td></tr><tr><td>ada@example.com asked about VPN</td></tr></table>
+<p id="log"></p>
+<script>
+  const req = document.getElementById('req'), drop = document.getElementById('drop')
+  const people = ['grace@example.com', 'Ada Lovelace &lt;ada@example.com&gt;']
+  // Suggestions come a little after a key is released, as from a server; typing that is not
+  // picked is dropped when the box loses focus.
+  req.addEventListener('keyup', () => setTimeout(() => {
+    const typed = req.value.toLowerCase()
+    drop.innerHTML = ''
+    for (const p of people.filter((x) => typed && x.toLowerCase().includes(typed)))
+      drop.insertAdjacentHTML('beforeend', '<div class="option" data-selectable>' + p + '</div>')
+    if (typed.includes('@')) drop.insertAdjacentHTML('beforeend', '<div class="create" data-selectable>Add <strong></strong>…</div>')
+    const create = drop.querySelector('.create strong'); if (create) create.textContent = req.value
+    drop.style.display = drop.children.length ? 'block' : 'none'
+    for (const d of drop.children) d.style.cursor = 'pointer'
+    for (const d of drop.children) d.onmousedown = (e) => {
+      e.preventDefault()
+      document.getElementById('chosen').textContent += '[' + d.textContent.replace(/^Add |…$/g, '') + ']'
+      req.value = ''
+      drop.style.display = 'none'
+    }
+  }, 120))
+  // Backspace in the empty box takes back the last token.
+  req.addEventListener('keydown', (e) => {
+    const chosen = document.getElementById('chosen')
+    if (e.key === 'Backspace' && req.value === '') chosen.textContent = chosen.textContent.slice(0, Math.max(0, chosen.textContent.lastIndexOf('[')))
+  })
+  req.addEventListener('blur', () => { req.value = ''; drop.style.display = 'none' })
+  // The subject box shows a live preview under it; the search box lists matches. Neither is a pick.
+  document.getElementById('subject').addEventListener('input', (e) => {
+    const preview = document.createElement('div')
+    preview.textContent = 'Preview: ' + e.target.value
+    preview.onclick = () => { document.title = 'preview clicked' }
+    document.getElementById('subject').after(preview)
+  })
+  document.getElementById('q').addEventListener('input', (e) => {
+    document.getElementById('log').innerHTML = '<ul><li>Match: ' + e.target.value + '</li></ul>'
+  })
+</script>`
+
+let server: ReturnType<typeof Bun.serve>
+let driver: BrowserDriver
+
+beforeAll(async () => {
+  server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch: () => new Response(PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } }),
+  })
+  driver = new BrowserDriver()
+  await driver.start()
+})
+
+afterAll(async () => {
+  await driver?.stop()
+  await server?.stop(true)
+})
+
+function find(root: UiElement, match: (e: UiElement) => boolean): UiElement | undefined {
+  if (match(root)) return root
+  for (const c of root.children) {
+    const hit = find(c, match)
+    if (hit) return hit
+  }
+  return undefined
+}
+
+async function fill(windowId: string, name: string, value: string) {
+  const root = (await driver.snapshot(windowId)).root
+  const box = find(root, (e) => e.name === name && /textbox|combobox/.test(e.role))!
+  await driver.act(windowId, { kind: 'fill', ref: box.ref, value })
+}
+
+const text = async (windowId: string) => JSON.stringify((await driver.snapshot(windowId)).root)
+
+test('a typed value the box offers back is picked: an address no one has used yet, and a known person', async () => {
+  // The box starts with a token the app put in (the signed-in user): filling it starts afresh.
+  const window = await driver.launch({ url: `${server.url}tickets/new` })
+  await fill(window.id, 'Requestors', 'maria.lopez@example.com')
+  await fill(window.id, 'Requestors', 'ada@example.com')
+  // Moving on to the next box would have dropped unpicked text; both are tokens now.
+  await fill(window.id, 'Subject', 'Printer jam')
+  expect(await text(window.id)).toContain('"name":"[Ada Lovelace <ada@example.com>]"')
+})
+
+test('a preview under a box, a search box’s matches and records in a table are never clicked', async () => {
+  const window = await driver.launch({ url: `${server.url}tickets/new` })
+  await fill(window.id, 'Subject', 'Printer jam on floor 2')
+  expect(await text(window.id)).toContain('Preview: Printer jam on floor 2')
+  expect((await driver.listWindows()).find((w) => w.id === window.id)?.title).toBe('New ticket')
+  await fill(window.id, 'Search tickets', 'VPN')
+  const after = await text(window.id)
+  expect(after).toContain('Match: VPN')
+  expect(after).toContain('Printer jam on floor 2')
+  expect((await driver.listWindows()).find((w) => w.id === window.id)?.url).toContain('/tickets/new')
+})
