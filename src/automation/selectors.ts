@@ -136,7 +136,9 @@ function byLabel(index: TreeIndex, label: string, role: UiRole | undefined): UiE
   const accepts = (e: UiElement) => (role ? e.role === role : LABELLED_ROLES.has(e.role))
   const found = new Set<UiElement>()
   for (const text of index.all) {
-    if (text.role !== 'text' || stripLabelMarks(text.name) !== wanted) continue
+    // A caption is a text, or for a value cell a caption cell before it ("Queue:" | "IT Support").
+    const caption = text.role === 'text' || (role === 'cell' && text.role === 'cell')
+    if (!caption || stripLabelMarks(text.name) !== wanted) continue
     const control = controlNear(index, text, accepts, role !== undefined && TOGGLE_ROLES.has(role))
     if (control) found.add(control)
   }

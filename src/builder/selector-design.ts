@@ -94,15 +94,17 @@ function labelFingerprint(index: TreeIndex, element: UiElement): Fingerprint | u
   const at = index.order.get(element)!
   // A value shown as text is found after its caption ("Status:" → "New"), where the record's
   // other details may be more or fewer: only the text right before it, and only a caption.
-  const shown = element.role === 'text'
+  // A details table's value cell is found after its caption cell the same way ("Queue:" | "IT Support").
+  const shown = element.role === 'text' || element.role === 'cell'
   for (let i = at - 1; i >= Math.max(0, at - 4); i--) {
     const text = index.all[i]!
-    if (text.role !== 'text' || !text.name) continue
+    const caption = text.role === 'text' || (element.role === 'cell' && text.role === 'cell')
+    if (!caption || !text.name) continue
     if (shown && !/:\s*$/.test(text.name)) return undefined
     const fingerprint: Fingerprint = {
       by: 'label',
       label: text.name.replace(/[\s:*]+$/, ''),
-      ...(shown ? { role: 'text' as const } : {}),
+      ...(shown ? { role: element.role } : {}),
     }
     const matches = findMatches(index, fingerprint)
     if (matches.length === 1 && matches[0] === element) return fingerprint

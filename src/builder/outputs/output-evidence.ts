@@ -109,7 +109,13 @@ export function evidencedValues(
   // An identifier the app made up is none of the caller's values: "The item “MUG-001 Coffee mug”
   // was added" names the new item by the caller's SKU and name, not by its id.
   const ofInput = (token: string) => inputs.some((v) => compact(v).includes(compact(token)))
-  const madeUp = (value: string) => !identifier || idLikeTokens(value).some((t) => !ofInput(t))
+  // An identifier is a short value holding a made-up token: a message or a mail's headers beside
+  // "Ticket created" hold numbers (its date, its time) but are not the ticket's number.
+  const madeUp = (value: string) =>
+    !identifier ||
+    (value.length <= 80 &&
+      value.trim().split(/\s+/).length <= 4 &&
+      idLikeTokens(value).some((t) => !ofInput(t) && !DATE.test(t)))
   for (const pair of keyed(labelValuePairs(after, fresh)))
     if (labelMeansKey(pair.label, key) && pair.value && !isInput(pair.value) && madeUp(pair.value)) {
       const noted = !pair.extract && notedValue(pair.element)
@@ -148,7 +154,11 @@ export function evidencedValues(
         subject.length === 0 &&
         identifier &&
         (inMessage(element, task.message) || rest.some((w) => task.stems.includes(w)))
-      if (names || (subject.length === 0 && identifier && (marked || aboutTask)))
+      // A number marked as one ("#1: Printer jam") is the number of what the task is about
+      // ("ticketNumber" for "Open a ticket …"): the key's subject is the task's own noun.
+      const ofTask =
+        identifier && marked && subject.length > 0 && subject.every((s) => task.stems.includes(s))
+      if (names || ofTask || (subject.length === 0 && identifier && (marked || aboutTask)))
         out.push({ element, token, text: element.name, label: element.name })
     }
   }

@@ -3,6 +3,7 @@ import { indexTree, renderSelector, resolveSelector } from '../../../src/automat
 import { readPrompt } from '../../../src/builder/locate/prompt.ts'
 import type { Ending } from '../../../src/builder/observe/classify.ts'
 import { expectedReads, type OutputContext } from '../../../src/builder/outputs/outputs.ts'
+import { designPlaceSelector } from '../../../src/builder/selector-design.ts'
 import type { UiElement, UiRole } from '../../../src/protocol/elements.ts'
 
 // A record's page laid out as a details table of plain cells, captions ending in a colon and
@@ -65,6 +66,60 @@ describe('a details table of caption cells', () => {
     const { steps } = expectedReads(ctx, { ticketType: { $type: 'string' } })
     const found = steps[0]?.target && resolveSelector(ctx.after, renderSelector(steps[0].target, {}))
     expect(found?.status === 'found' && found.element.name).toBe('Code_Defect')
+  })
+
+  test('a mail’s headers captioned “Ticket created” are no ticket number, for all their dates and times', () => {
+    const page = el('window', 'Ticket #3: Printer', [
+      el('text', '- Ticket created'),
+      el(
+        'text',
+        'Date: Thu, 26 Nov 2026 18:46:33 +0000 From: sam@example.com Subject: Printer To: help@example.com',
+      ),
+    ])
+    expect(expectedReads(context(page), { ticketNumber: { $type: 'string' } }).missing).toEqual([
+      'ticketNumber',
+    ])
+  })
+
+  test('“#7: Export crashes” after opening a ticket is the ticket’s number, not an invoice’s', () => {
+    const page = el('window', 'Ticket', [
+      el('heading', '#7: Export crashes'),
+      el('text', 'Thu Nov 26 18:59:17 2026'),
+    ])
+    const ctx = {
+      ...context(page),
+      reading: readPrompt('Open a ticket with this subject and return the ticket number'),
+    }
+    const { steps, missing } = expectedReads(ctx, { ticketNumber: { $type: 'string' } })
+    expect(missing).toEqual([])
+    expect(steps[0]!.extract).toBeDefined()
+    expect(new RegExp(steps[0]!.extract!).exec('#7: Export crashes')?.[1]).toBe('7')
+    expect(expectedReads(ctx, { invoiceNumber: { $type: 'string' } }).missing).toEqual(['invoiceNumber'])
+  })
+
+  test('a value cell pointed at is found after its caption cell on a record laid out with more rows', () => {
+    const basics = (rows: [string, string][]) =>
+      el('window', 'Ticket', [
+        el(
+          'table',
+          '',
+          rows.map(([k, v]) => el('row', '', [el('cell', k), el('cell', v)])),
+        ),
+      ])
+    const sample = basics([
+      ['Status:', 'open'],
+      ['Queue:', 'IT Support'],
+    ])
+    const queue = indexTree(sample).all.find((e) => e.name === 'IT Support')!
+    const selector = designPlaceSelector(sample, queue, 'the queue pointed at')
+    expect(selector.fingerprints[0]).toEqual({ by: 'label', label: 'Queue', role: 'cell' })
+    const other = basics([
+      ['Status:', 'new'],
+      ['Owner:', 'Nobody'],
+      ['Queue:', 'Facilities'],
+    ])
+    const found = resolveSelector(other, renderSelector(selector, {}))
+    expect(found.status === 'found' && found.element.name).toBe('Facilities')
   })
 
   test('a title beside a link names no id: “View Ticket” → “admin” is no evidence', () => {
