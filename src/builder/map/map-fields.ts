@@ -50,7 +50,12 @@ export async function mapFields(
       { inputs: ignored.map((l) => l.path) },
     )
   const dateControls = controls.filter((c) => c.kind === 'date' || c.kind === 'date-parts')
-  for (const item of unsure) await askWhere(session, item, mapping, dateControls)
+  // A box that asks for a value again is never where a value goes first (see repeatBoxes).
+  for (const item of unsure) {
+    const first = item.candidates.filter((c) => !repeatsAnother(c.control))
+    await askWhere(session, { ...item, candidates: first }, mapping, dateControls)
+  }
+  repeatBoxes(session, controls, mapping)
 
   const fed = new Set([...mapping.values()].flatMap((m) => (m.leaf ? [m.leaf] : [])))
   // When extending, a required field nothing feeds was settled by the first build (or is the point
@@ -147,6 +152,51 @@ async function askWhere(
     input: leaf.path,
     field: chosen.control.label,
   })
+}
+
+/** "Password (again)", "Confirm email", "Repeat password", "Password confirmation". */
+const AGAIN = /\b(again|confirm(ation)?|repeat(ed)?|re-?type|re-?enter|verify|verification)\b/i
+
+function repeatsAnother(control: ScreenControl): boolean {
+  return control.kind === 'text' && AGAIN.test(control.label)
+}
+
+/**
+ * A box that asks for a value again takes what the box it repeats takes, as a person types a new
+ * password twice: the box of the same kind and input type that the value went into, named by
+ * the same words once "again", "confirm"… are left out (docs/builder.md, "Forms as people use them").
+ */
+function repeatBoxes(
+  session: BuildSession,
+  controls: ScreenControl[],
+  mapping: Map<ScreenControl, FieldUse>,
+) {
+  for (const control of controls) {
+    if (mapping.has(control) || !repeatsAnother(control)) continue
+    const type = control.element.inputType
+    const words =
+      control.label
+        .replace(AGAIN, ' ')
+        .toLowerCase()
+        .match(/\p{L}+/gu) ?? []
+    const fed = [...mapping].filter(
+      ([c, use]) =>
+        use.leaf &&
+        c !== control &&
+        !repeatsAnother(c) &&
+        c.kind === control.kind &&
+        c.element.inputType === type,
+    )
+    const named = fed.filter(([c]) => words.every((w) => c.label.toLowerCase().includes(w)))
+    const twin = named.length === 1 ? named[0] : fed.length === 1 && type === 'password' ? fed[0] : undefined
+    if (!twin) continue
+    mapping.set(control, { leaf: twin[1].leaf })
+    session.progress(
+      'map',
+      `“${control.label}” asks for “${twin[0].label}” again; it gets the same value (“${twin[1].leaf!.path}”)`,
+      { input: twin[1].leaf!.path, field: control.label },
+    )
+  }
 }
 
 async function askRequired(

@@ -1,0 +1,82 @@
+// A form that asks for a value twice ("Password" and "Password confirmation", "Email" and
+// "Confirm email"): the builder types the value into both, as a person does, without asking
+// where it goes or what the second box needs. Real Chromium on a page served here; the server
+// refuses a pair that differs, as a real sign-up form does.
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { BrowserDriver } from '../../../src/agent/drivers/browser/index.ts'
+import { buildAutomation } from '../../../src/builder/index.ts'
+import { localDesktop } from '../../helpers/local-desktop.ts'
+import { scriptedIO } from '../scripted-io.ts'
+
+const FORM = `<!doctype html><html><head><title>Team accounts</title></head><body><main>
+<h1>Add user</h1>
+<form method="post" action="/users">
+<p><label for="u">Username</label> <input id="u" name="username" required></p>
+<p><label for="e">Email</label> <input id="e" name="email" type="email" required></p>
+<p><label for="e2">Confirm email</label> <input id="e2" name="email2" type="email" required></p>
+<p><label for="p1">Password</label> <input id="p1" name="password1" type="password" required></p>
+<p><label for="p2">Password confirmation</label> <input id="p2" name="password2" type="password" required></p>
+<button type="submit">Save</button>
+</form></main></body></html>`
+
+const users: { username: string; email: string; password: string }[] = []
+let server: ReturnType<typeof Bun.serve>
+let driver: BrowserDriver
+
+beforeAll(async () => {
+  server = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    async fetch(req) {
+      const html = { headers: { 'content-type': 'text/html; charset=utf-8' } }
+      if (req.method !== 'POST') return new Response(FORM, html)
+      const f = await req.formData()
+      const [username, email, email2, p1, p2] = ['username', 'email', 'email2', 'password1', 'password2'].map(
+        (k) => String(f.get(k) ?? ''),
+      )
+      if (p1 !== p2 || email !== email2 || !p1)
+        return new Response(
+          FORM.replace(
+            '<h1>Add user</h1>',
+            '<h1>Add user</h1><p role="alert">The two entries did not match.</p>',
+          ),
+          html,
+        )
+      users.push({ username: username!, email: email!, password: p1! })
+      return new Response(
+        `<!doctype html><title>Team accounts</title><main><p role="status">User ${username} was added.</p></main>`,
+        html,
+      )
+    },
+  })
+  driver = new BrowserDriver()
+  await driver.start()
+})
+
+afterAll(async () => {
+  await driver?.stop()
+  server?.stop(true)
+})
+
+test('a value asked for again goes into both boxes; nothing is asked', async () => {
+  const window = await driver.launch({ url: server.url.href })
+  const port = localDesktop(driver)
+  const script = scriptedIO([])
+  const result = await buildAutomation(port, script.io, {
+    prompt: 'Add a user account with this username, email and password',
+    sample: { id: 's1', input: { username: 'ada', email: 'ada@example.com', password: 'Lamp-Orbit-77' } },
+    previous: [],
+  })
+  expect(script.unexpected).toEqual([])
+  if (!result.ok) throw new Error(`${result.code}: ${result.message}\n${script.lines.join('\n')}`)
+  expect(script.lines.join('\n')).toContain('“Password confirmation” asks for “Password” again')
+  expect(script.lines.join('\n')).toContain('“Confirm email” asks for “Email” again')
+  await driver.navigate(window.id, server.url.href)
+  const run = await port.run(result.automation, {
+    username: 'grace',
+    email: 'grace@example.com',
+    password: 'Moss-Kettle-12',
+  })
+  expect(run.status).toBe('succeeded')
+  expect(users.at(-1)).toEqual({ username: 'grace', email: 'grace@example.com', password: 'Moss-Kettle-12' })
+}, 60_000)
