@@ -49,7 +49,7 @@ export async function finishBuild(session: BuildSession, f: Finish): Promise<Bui
 /** The automation's frame: launch, the guarded sign-in, the way and fills, the submit and its wait. */
 export async function planAutomation(session: BuildSession, f: Finish): Promise<Plan> {
   const launch: Step = { kind: 'launch', name: `Open “${f.window.title}”` }
-  await learnLateSignIn(session, f.app)
+  await learnLateSignIn(session, f.app, f.observed.after.window.url)
   // The sign-in steps leave the path for the guarded prelude the runner performs on demand.
   const { signIn, steps: prefix } = splitSignIn(session, f.prefix)
   return {

@@ -138,7 +138,7 @@ const signedOut = new WeakSet<BuildSession>()
  * signed in and learnt no sign-in: before composing, it signs the browser out of the app and
  * learns the sign-in now, so that its runs get past the form too.
  */
-export async function learnLateSignIn(session: BuildSession, app: AppSpec): Promise<void> {
+export async function learnLateSignIn(session: BuildSession, app: AppSpec, returnTo?: string): Promise<void> {
   if (learnt.has(session) || signedOut.has(session)) return
   if (!session.request.secretNames?.length || !session.port.clearSession || !app.url) return
   session.progress(
@@ -148,6 +148,20 @@ export async function learnLateSignIn(session: BuildSession, app: AppSpec): Prom
   await signOutFirst(session, await session.launch(app))
   await session.launch(app)
   await signIn(session, await session.settle())
+  // A question about the outcome is asked on the screen it was read from: the page the sample
+  // ended on is opened again (an address the app itself showed, opened as a person would).
+  if (returnTo && sameOrigin(returnTo, app.url)) {
+    await session.navigate(returnTo)
+    await session.settle()
+  }
+}
+
+function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin
+  } catch {
+    return false
+  }
 }
 
 /**
