@@ -7,6 +7,7 @@ import type { Finish } from '../compose/finish-build.ts'
 import type { BuildResult } from '../contract.ts'
 import type { Target } from '../outputs/outputs-or-scenario.ts'
 import type { BuildSession } from '../session.ts'
+import { requireInputsUsed } from './inputs-used.ts'
 import { verify } from './verify.ts'
 
 export async function verifyBuild(
@@ -16,6 +17,7 @@ export async function verifyBuild(
   plan: Plan,
   target: Target,
 ): Promise<BuildResult> {
+  requireInputsUsed(session, automation, f.leaves, f.reading)
   const sendAt = plan.prefix.indexOf(f.firstSend)
   const verified = await verify(session, automation, session.request.sample, target, {
     after: f.observed.after,
