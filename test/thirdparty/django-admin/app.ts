@@ -37,6 +37,10 @@ export interface DjangoAdmin extends RunningApp {
   addItems(items: Omit<StoredItem, 'id'>[]): number[]
   /** Adds staff members through Django's ORM; returns their ids. */
   addStaff(staff: Omit<StoredStaff, 'id'>[]): number[]
+  /** The site's user accounts (Django's auth_user): who may sign in, and whether as staff. */
+  users(): { username: string; isStaff: boolean }[]
+  /** Whether Django's own authenticate() accepts this username and password. */
+  canSignIn(username: string, password: string): boolean
   /** Signed-in sessions Django holds (rows of django_session). */
   sessionCount(): number
 }
@@ -141,6 +145,22 @@ export async function startDjangoAdmin(): Promise<DjangoAdmin> {
         ) as StoredStaff[],
       addItems: (items) => create('Item', items),
       addStaff: (staff) => create('StaffMember', staff),
+      users: () =>
+        (
+          withDb(true, (d) => d.query('SELECT username, is_staff FROM auth_user ORDER BY id').all()) as {
+            username: string
+            is_staff: number
+          }[]
+        ).map((u) => ({ username: u.username, isStaff: u.is_staff === 1 })),
+      canSignIn: (username, password) =>
+        manage(
+          [
+            'shell',
+            '-c',
+            'import json,sys; from django.contrib.auth import authenticate; a = json.load(sys.stdin); print("ok=" + str(authenticate(username=a[0], password=a[1]) is not None))',
+          ],
+          JSON.stringify([username, password]),
+        ).includes('ok=True'),
       sessionCount: () =>
         withDb(true, (d) => (d.query('SELECT COUNT(*) AS n FROM django_session').get() as { n: number }).n),
       async clearSessions() {

@@ -179,7 +179,36 @@ export const itemsIn: GauntletJob<DjangoAdmin> = {
   ],
 }
 
-export const djangoAdminJobs = [addItem, setQuantity, itemsIn]
+/**
+ * A new account for a colleague: Django's "Add user" form asks for the password twice, the way
+ * sign-up and new-user forms do. The live calls' users must be able to sign in with their password.
+ */
+export const addUser: GauntletJob<DjangoAdmin> = {
+  app: 'django-admin',
+  name: 'add a user account with a password',
+  method: 'POST',
+  path: '/users',
+  prompt: 'Create a user account with the given username and password',
+  secrets,
+  samples: () => [{ input: { username: 'priya', password: 'Lantern-Quiet-42' } }],
+  answer: owner(/^save$/i),
+  live: (site) =>
+    [
+      ['omar', 'Harbor-Violet-17'],
+      ['lena', 'Copper-Meadow-85'],
+    ].map(([username, password]) => ({
+      input: { username, password },
+      check: () => {
+        const made = site.users().filter((u) => u.username === username)
+        if (made.length !== 1) return `${made.length} users named ${username}, expected 1`
+        return site.canSignIn(username!, password!)
+          ? undefined
+          : `${username} cannot sign in with the password given`
+      },
+    })),
+}
+
+export const djangoAdminJobs = [addItem, setQuantity, itemsIn, addUser]
 
 function listHas(result: Record<string, unknown>, want: string[], not: string[]): string | undefined {
   const list = Object.values(result).find(Array.isArray) as unknown[] | undefined

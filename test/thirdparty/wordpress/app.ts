@@ -34,6 +34,8 @@ export interface WordPress extends RunningApp {
   addPost(title: string, content: string, status?: 'publish' | 'draft', category?: string): number
   /** The names of the categories a post is filed in. */
   categoriesOf(id: number): string[]
+  /** Every category with its parent's name ('' at the top). */
+  categories(): { name: string; parent: string }[]
   /** The admin's stored sign-in sessions (the `session_tokens` user meta, PHP-serialized). */
   sessionTokens(): string[]
   /** Ends every signed-in session: the admin's session tokens are deleted. */
@@ -163,6 +165,10 @@ echo $id;`)
         q(
           `SELECT t.name FROM wp_terms t JOIN wp_term_taxonomy x ON x.term_id = t.term_id AND x.taxonomy = 'category' JOIN wp_term_relationships r ON r.term_taxonomy_id = x.term_taxonomy_id WHERE r.object_id = ${Number(id)}`,
         ).map(([n]) => n!),
+      categories: () =>
+        q(
+          "SELECT t.name, COALESCE(p.name, '') FROM wp_term_taxonomy x JOIN wp_terms t ON t.term_id = x.term_id LEFT JOIN wp_terms p ON p.term_id = x.parent WHERE x.taxonomy = 'category' ORDER BY t.term_id",
+        ).map(([name, parent]) => ({ name: name!, parent: parent ?? '' })),
       sessionTokens: () =>
         q("SELECT meta_value FROM wp_usermeta WHERE meta_key = 'session_tokens'").map(([v]) => v!),
       async clearSessions() {

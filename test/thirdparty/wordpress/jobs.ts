@@ -154,7 +154,53 @@ export const postsInCategory: GauntletJob<WordPress> = {
   },
 }
 
-export const wordpressJobs = [writePost, listPosts, postStatus, postsInCategory]
+/**
+ * A new category under a parent, taught by showing it once on the Categories screen: its form
+ * adds the row to the table beside it without leaving the page (as dialogs and side panels of
+ * many admin screens do), and the parent is a drop-down of the existing categories.
+ */
+export const addCategory: GauntletJob<WordPress> = {
+  app: 'wordpress',
+  name: 'add a category under a parent',
+  method: 'POST',
+  path: '/blog/categories',
+  prompt: 'Add a blog category with the given name under the given parent category',
+  secrets,
+  demonstrate: true,
+  samples: (wp) => {
+    seedCategories(wp)
+    return [{ input: { name: 'Parking', parent: 'Facilities' } }]
+  },
+  answer: (q) => {
+    if (q.kind === 'demonstrate')
+      return {
+        show: [
+          { click: (e) => e.role === 'link' && /^posts$/i.test(e.name.trim()) },
+          { click: (e) => e.role === 'link' && /^categories$/i.test(e.name.trim()) },
+          { type: 'Parking', into: (e) => e.role === 'textbox' && /^name/i.test(e.name.trim()) },
+          { choose: 'Facilities', in: (e) => e.role === 'combobox' && /parent/i.test(e.name) },
+          { click: (e) => e.role === 'button' && /^add new category$/i.test(e.name.trim()) },
+        ],
+      }
+    return undefined
+  },
+  live: (wp) =>
+    [
+      ['Summer party', 'Events'],
+      ['Printers', 'IT'],
+    ].map(([name, parent]) => ({
+      input: { name, parent },
+      check: () => {
+        const made = wp.categories().filter((c) => c.name === name)
+        if (made.length !== 1) return `${made.length} categories named ${name}, expected 1`
+        return made[0]!.parent === parent
+          ? undefined
+          : `${name} is under ${JSON.stringify(made[0]!.parent)}, not ${parent}`
+      },
+    })),
+}
+
+export const wordpressJobs = [writePost, listPosts, postStatus, postsInCategory, addCategory]
 
 /** Posts in three categories, so a list of one category is told apart from another's. */
 function seedCategories(wp: WordPress): void {
