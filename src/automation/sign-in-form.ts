@@ -23,8 +23,10 @@ export function signInForm(root: UiElement): SignInForm | undefined {
       e.inputType === 'password' || PASSWORD.test(`${e.name} ${e.placeholder ?? ''} ${e.automationId ?? ''}`),
   )
   if (!password) return undefined
-  // A form with many fields and a password (a sign-up, a settings page) is not a sign-in.
+  // A form with many fields and a password (a sign-up, a settings page) is not a sign-in, nor is
+  // one that asks for a password twice (a new account's, a changed one's: "Password confirmation").
   if (boxes.length > 3) return undefined
+  if (boxes.filter((e) => e.inputType === 'password').length > 1) return undefined
   const before = boxes.slice(0, boxes.indexOf(password))
   const user =
     before.findLast((e) => USER.test(`${e.name} ${e.placeholder ?? ''} ${e.automationId ?? ''}`)) ??

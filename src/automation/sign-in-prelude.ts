@@ -33,7 +33,12 @@ export function actsOnApp(step: Step): boolean {
 export async function signInShown(ctx: RunContext, signIn: SignIn): Promise<boolean> {
   try {
     const snapshot = await ctx.driver.snapshot(await currentWindow(ctx))
-    return evaluateCondition(snapshot.root, signIn.when, scopeOf(ctx)).holds
+    // The learnt password field, on a screen shaped like a sign-in: a new user's form has a
+    // "Password" field too, and the job's own credentials never go into it.
+    return (
+      evaluateCondition(snapshot.root, signIn.when, scopeOf(ctx)).holds &&
+      signInForm(snapshot.root) !== undefined
+    )
   } catch {
     return false
   }

@@ -56,9 +56,18 @@ class SessionApp implements Driver {
           el('textbox', 'Password', { inputType: 'password', value: '' }),
           el('button', 'Sign in'),
         ]
-      : this.path === '/records/7'
-        ? [el('heading', 'Record 7'), el('text', 'Status: open', { automationId: 'status' })]
-        : [el('heading', 'Home'), el('link', 'Records')]
+      : this.path === '/users/new'
+        ? [
+            // A new user's form: a user name and a password asked twice, like the sign-in's fields.
+            el('heading', 'Add user'),
+            el('textbox', 'User name', { value: this.typed['User name'] ?? '' }),
+            el('textbox', 'Password', { inputType: 'password', value: '' }),
+            el('textbox', 'Password confirmation', { inputType: 'password', value: '' }),
+            el('button', 'Save'),
+          ]
+        : this.path === '/records/7'
+          ? [el('heading', 'Record 7'), el('text', 'Status: open', { automationId: 'status' })]
+          : [el('heading', 'Home'), el('link', 'Records')]
     return {
       window: this.window(),
       root: el('window', 'App', { children }),
@@ -188,6 +197,60 @@ describe('the sign-in prelude', () => {
       'SUCCESS Read the status',
     ])
     expect(result.steps[2]?.result).toEqual({ skipped: expect.stringContaining('sign-in form') })
+  })
+
+  test('a new user’s form (a password asked twice) is no sign-in: the job’s credentials never go into it', async () => {
+    const app = new SessionApp()
+    app.signedIn = true
+    const typed: Record<string, string>[] = []
+    const act = app.act.bind(app)
+    app.act = async (id, action) => {
+      if (action.kind === 'fill') typed.push({ [app.path]: action.value })
+      return act(id, action)
+    }
+    const addUser: Step[] = [
+      { kind: 'launch', name: 'Open the app' },
+      { kind: 'navigate', name: 'Open /users/new', url: '/users/new' },
+      {
+        kind: 'fill',
+        name: 'Fill the user name',
+        target: role('textbox', 'User name'),
+        value: '{{username}}',
+      },
+      { kind: 'fill', name: 'Fill the password', target: role('textbox', 'Password'), value: '{{password}}' },
+      {
+        kind: 'fill',
+        name: 'Fill it again',
+        target: role('textbox', 'Password confirmation'),
+        value: '{{password}}',
+      },
+      { kind: 'click', name: 'Save', target: role('button', 'Save') },
+    ]
+    const result = await run(app, job({ steps: addUser }), {
+      username: 'priya',
+      password: 'Lantern-42',
+      ...secrets,
+    })
+    expect(result.status).toBe('succeeded')
+    expect(typed).toEqual([
+      { '/users/new': 'priya' },
+      { '/users/new': 'Lantern-42' },
+      { '/users/new': 'Lantern-42' },
+    ])
+    // A step that misses its target there misses it: the form is not taken for a sign-in.
+    const missing: Step = {
+      kind: 'click',
+      name: 'Save and continue',
+      target: role('button', 'Save and continue'),
+    }
+    const missed = await run(app, job({ steps: [...addUser.slice(0, 3), missing] }), {
+      username: 'omar',
+      password: 'Harbor-17',
+      ...secrets,
+    })
+    expect(missed.status).toBe('failed')
+    expect(missed.error?.code).toBe('ELEMENT_NOT_FOUND')
+    expect(typed.at(-1)).toEqual({ '/users/new': 'omar' })
   })
 
   test('at most two sign-ins per run', async () => {
