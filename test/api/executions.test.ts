@@ -67,8 +67,12 @@ describe('asynchronous calls', () => {
       ['Step 2', 'SUCCESS'],
       ['Step 3', 'SUCCESS'],
     ])
-    const shot = await s.call(done.steps[0].screenshotPath)
-    expect(shot.headers.get('content-type')).toBe('image/jpeg')
+    // The picture is written off the event loop after the step's row (executions/service.ts): on
+    // a busy disk it lands a moment after the run ends, so it is waited for, not assumed.
+    const shot = await eventually(async () => {
+      const res = await s.call(done.steps[0].screenshotPath)
+      return res.headers.get('content-type') === 'image/jpeg' && res
+    })
     expect(Buffer.from(await shot.arrayBuffer())).toEqual(TINY_JPEG)
   })
 

@@ -122,8 +122,12 @@ describe('an imported job, run by a real agent', () => {
     const polled = await poll(body.error.jobExecutionId)
     const failed = polled.steps.find((x: { flowName: string }) => x.flowName === 'Click "Save"')
     expect(failed.status).toBe('FAILED')
-    const shot = await s.call(failed.screenshotPath)
-    expect(shot.headers.get('content-type')).toBe('image/jpeg')
+    // The picture is written off the event loop after the step's row: waited for, not assumed.
+    const shot = await eventually(async () => {
+      const res = await s.call(failed.screenshotPath)
+      return res.headers.get('content-type') === 'image/jpeg' && res
+    })
+    expect(shot.status).toBe(200)
   }, 60_000)
 
   test('async + polling goes queued → running → succeeded with done: true', async () => {
