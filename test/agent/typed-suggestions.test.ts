@@ -10,7 +10,7 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>New ticket</title>
 <form onsubmit="return false">
   <label for="req">Requestors</label>
   <div class="tokens"><span id="chosen">[root (Sam Carter)]</span><input id="req" autocomplete="off"></div>
-  <div id="drop" style="display:none;border:1px solid #888"></div>
+  <div style="position:relative"><div id="drop" style="display:none;position:absolute;top:0;left:0;background:#fff;border:1px solid #888"></div></div>
   <p><label for="subject">Subject</label> <input id="subject" autocomplete="off"></p>
   <p><label for="q">Search tickets</label> <input id="q" autocomplete="off"></p>
 </form>
@@ -47,6 +47,8 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>New ticket</title>
   document.getElementById('subject').addEventListener('input', (e) => {
     const preview = document.createElement('div')
     preview.textContent = 'Preview: ' + e.target.value
+    // Clickable, but in the flow of the page: no suggestion list floats over it.
+    preview.style.cursor = 'pointer'
     preview.onclick = () => { document.title = 'preview clicked' }
     document.getElementById('subject').after(preview)
   })

@@ -291,13 +291,15 @@ export function noteBeforeTyping(this: Element): boolean {
     (['aria-autocomplete', 'aria-controls', 'aria-owns', 'aria-haspopup'].some((a) => e.hasAttribute(a)) ||
       e.getAttribute('role') === 'combobox' ||
       hinted(e.parentElement, depth - 1))
-  if (!hinted(el, 3) && (el.getAttribute('autocomplete') ?? '').toLowerCase() !== 'off') return false
+  const aria = hinted(el, 3)
+  if (!aria && (el.getAttribute('autocomplete') ?? '').toLowerCase() !== 'off') return false
   const shown = new WeakSet<Element>()
-  for (const e of Array.from(document.body?.querySelectorAll('*') ?? []))
-    if ((e as HTMLElement).offsetParent !== null)
-      shown.add(e)
-      // (In-page functions run alone: the key is spelled out in both, not shared by a constant.)
-  ;(document as unknown as Record<symbol, unknown>)[Symbol.for('deskhook.shownBeforeTyping')] = shown
+  for (const e of Array.from(document.body?.querySelectorAll('*') ?? [])) {
+    if ((e as HTMLElement).offsetParent !== null) shown.add(e)
+  }
+  // (In-page functions run alone: the key is spelled out in both, not shared by a constant.)
+  const note = { shown, aria }
+  ;(document as unknown as Record<symbol, unknown>)[Symbol.for('deskhook.shownBeforeTyping')] = note
   return true
 }
 
@@ -309,8 +311,21 @@ export function noteBeforeTyping(this: Element): boolean {
  */
 export function offeredSuggestion(this: Element, wanted: string): Element | null {
   const key = Symbol.for('deskhook.shownBeforeTyping')
-  const shown = (document as unknown as Record<symbol, WeakSet<Element> | undefined>)[key]
-  if (!shown) return null
+  const note = (
+    document as unknown as Record<symbol, { shown: WeakSet<Element>; aria: boolean } | undefined>
+  )[key]
+  if (!note) return null
+  const { shown, aria } = note
+  // A box that says nothing of suggestions (only that the browser's own are off) is believed
+  // only for a list that floats over the page, as suggestion lists do: what appeared in the flow
+  // of the page (a preview, a hint) is not offered to be picked.
+  const floats = (e: Element) => {
+    for (let at: Element | null = e; at && !shown.has(at); at = at.parentElement) {
+      const position = getComputedStyle(at).position
+      if (position === 'absolute' || position === 'fixed') return true
+    }
+    return false
+  }
   const fold = (s: string) =>
     s.replace(/\s+/g, ' ').trim().normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
   const want = fold(wanted)
@@ -342,7 +357,7 @@ export function offeredSuggestion(this: Element, wanted: string): Element | null
     const pick =
       e.closest('[role="option"], [role="menuitem"], li, [data-value], [data-selectable]') ??
       (pointer(e) ? e : null)
-    if (!pick) continue
+    if (!pick || (!aria && !floats(pick))) continue
     const link = pick.closest('a[href]') as HTMLAnchorElement | null
     if (link && !link.getAttribute('href')?.startsWith('#') && link.href !== `${location.href}#`) continue
     return pick
