@@ -2,9 +2,8 @@
 // widgets built without ARIA do: they drop typed text when the box loses focus. The browser
 // driver's fill picks the suggestion that holds the typed value, as a person does; boxes that
 // search, and records listed under a box, are never clicked. Real Chromium, pages served here.
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { BrowserDriver } from '../../src/agent/drivers/browser/index.ts'
-import type { UiElement } from '../../src/protocol/elements.ts'
+import { expect, test } from 'bun:test'
+import { flatten, htmlPage, pageRig } from '../helpers/page-rig.ts'
 
 const PAGE = `<!doctype html><meta charset="utf-8"><title>New ticket</title>
 <form onsubmit="return false">
@@ -57,44 +56,19 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>New ticket</title>
   })
 </script>`
 
-let server: ReturnType<typeof Bun.serve>
-let driver: BrowserDriver
-
-beforeAll(async () => {
-  server = Bun.serve({
-    hostname: '127.0.0.1',
-    port: 0,
-    fetch: () => new Response(PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } }),
-  })
-  driver = new BrowserDriver()
-  await driver.start()
-})
-
-afterAll(async () => {
-  await driver?.stop()
-  await server?.stop(true)
-})
-
-function find(root: UiElement, match: (e: UiElement) => boolean): UiElement | undefined {
-  if (match(root)) return root
-  for (const c of root.children) {
-    const hit = find(c, match)
-    if (hit) return hit
-  }
-  return undefined
-}
+const rig = pageRig(() => htmlPage(PAGE))
 
 async function fill(windowId: string, name: string, value: string) {
-  const root = (await driver.snapshot(windowId)).root
-  const box = find(root, (e) => e.name === name && /textbox|combobox/.test(e.role))!
-  await driver.act(windowId, { kind: 'fill', ref: box.ref, value })
+  const root = (await rig.driver.snapshot(windowId)).root
+  const box = flatten(root).find((e) => e.name === name && /textbox|combobox/.test(e.role))!
+  await rig.driver.act(windowId, { kind: 'fill', ref: box.ref, value })
 }
 
-const text = async (windowId: string) => JSON.stringify((await driver.snapshot(windowId)).root)
+const text = async (windowId: string) => JSON.stringify((await rig.driver.snapshot(windowId)).root)
 
 test('a typed value the box offers back is picked: an address no one has used yet, and a known person', async () => {
   // The box starts with a token the app put in (the signed-in user): filling it starts afresh.
-  const window = await driver.launch({ url: `${server.url}tickets/new` })
+  const window = await rig.driver.launch({ url: `${rig.server.url}tickets/new` })
   await fill(window.id, 'Requestors', 'maria.lopez@example.com')
   await fill(window.id, 'Requestors', 'ada@example.com')
   // Moving on to the next box would have dropped unpicked text; both are tokens now.
@@ -103,13 +77,13 @@ test('a typed value the box offers back is picked: an address no one has used ye
 })
 
 test('a preview under a box, a search box’s matches and records in a table are never clicked', async () => {
-  const window = await driver.launch({ url: `${server.url}tickets/new` })
+  const window = await rig.driver.launch({ url: `${rig.server.url}tickets/new` })
   await fill(window.id, 'Subject', 'Printer jam on floor 2')
   expect(await text(window.id)).toContain('Preview: Printer jam on floor 2')
-  expect((await driver.listWindows()).find((w) => w.id === window.id)?.title).toBe('New ticket')
+  expect((await rig.driver.listWindows()).find((w) => w.id === window.id)?.title).toBe('New ticket')
   await fill(window.id, 'Search tickets', 'VPN')
   const after = await text(window.id)
   expect(after).toContain('Match: VPN')
   expect(after).toContain('Printer jam on floor 2')
-  expect((await driver.listWindows()).find((w) => w.id === window.id)?.url).toContain('/tickets/new')
+  expect((await rig.driver.listWindows()).find((w) => w.id === window.id)?.url).toContain('/tickets/new')
 })

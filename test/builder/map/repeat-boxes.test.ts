@@ -2,10 +2,10 @@
 // "Confirm email"): the builder types the value into both, as a person does, without asking
 // where it goes or what the second box needs. Real Chromium on a page served here; the server
 // refuses a pair that differs, as a real sign-up form does.
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { BrowserDriver } from '../../../src/agent/drivers/browser/index.ts'
+import { expect, test } from 'bun:test'
 import { buildAutomation } from '../../../src/builder/index.ts'
 import { localDesktop } from '../../helpers/local-desktop.ts'
+import { htmlPage, pageRig } from '../../helpers/page-rig.ts'
 import { scriptedIO } from '../scripted-io.ts'
 
 const FORM = `<!doctype html><html><head><title>Team accounts</title></head><body><main>
@@ -20,47 +20,28 @@ const FORM = `<!doctype html><html><head><title>Team accounts</title></head><bod
 </form></main></body></html>`
 
 const users: { username: string; email: string; password: string }[] = []
-let server: ReturnType<typeof Bun.serve>
-let driver: BrowserDriver
-
-beforeAll(async () => {
-  server = Bun.serve({
-    hostname: '127.0.0.1',
-    port: 0,
-    async fetch(req) {
-      const html = { headers: { 'content-type': 'text/html; charset=utf-8' } }
-      if (req.method !== 'POST') return new Response(FORM, html)
-      const f = await req.formData()
-      const [username, email, email2, p1, p2] = ['username', 'email', 'email2', 'password1', 'password2'].map(
-        (k) => String(f.get(k) ?? ''),
-      )
-      if (p1 !== p2 || email !== email2 || !p1)
-        return new Response(
-          FORM.replace(
-            '<h1>Add user</h1>',
-            '<h1>Add user</h1><p role="alert">The two entries did not match.</p>',
-          ),
-          html,
-        )
-      users.push({ username: username!, email: email!, password: p1! })
-      return new Response(
-        `<!doctype html><title>Team accounts</title><main><p role="status">User ${username} was added.</p></main>`,
-        html,
-      )
-    },
-  })
-  driver = new BrowserDriver()
-  await driver.start()
-})
-
-afterAll(async () => {
-  await driver?.stop()
-  server?.stop(true)
+const rig = pageRig(async (req) => {
+  if (req.method !== 'POST') return htmlPage(FORM)
+  const f = await req.formData()
+  const [username, email, email2, p1, p2] = ['username', 'email', 'email2', 'password1', 'password2'].map(
+    (k) => String(f.get(k) ?? ''),
+  )
+  if (p1 !== p2 || email !== email2 || !p1)
+    return htmlPage(
+      FORM.replace(
+        '<h1>Add user</h1>',
+        '<h1>Add user</h1><p role="alert">The two entries did not match.</p>',
+      ),
+    )
+  users.push({ username: username!, email: email!, password: p1! })
+  return htmlPage(
+    `<!doctype html><title>Team accounts</title><main><p role="status">User ${username} was added.</p></main>`,
+  )
 })
 
 test('a value asked for again goes into both boxes; nothing is asked', async () => {
-  const window = await driver.launch({ url: server.url.href })
-  const port = localDesktop(driver)
+  const window = await rig.driver.launch({ url: rig.server.url.href })
+  const port = localDesktop(rig.driver)
   const script = scriptedIO([])
   const result = await buildAutomation(port, script.io, {
     prompt: 'Add a user account with this username, email and password',
@@ -71,7 +52,7 @@ test('a value asked for again goes into both boxes; nothing is asked', async () 
   if (!result.ok) throw new Error(`${result.code}: ${result.message}\n${script.lines.join('\n')}`)
   expect(script.lines.join('\n')).toContain('“Password confirmation” asks for “Password” again')
   expect(script.lines.join('\n')).toContain('“Confirm email” asks for “Email” again')
-  await driver.navigate(window.id, server.url.href)
+  await rig.driver.navigate(window.id, rig.server.url.href)
   const run = await port.run(result.automation, {
     username: 'grace',
     email: 'grace@example.com',

@@ -117,13 +117,13 @@ export async function fillNode(
     // back the last token (a requestor the app put in by default), while that removes one.
     if (offers) await clearTokens(page, backendNodeId)
     await page.call('Input.insertText', { text: value })
-    // Such a box may open its list on a key rather than on input: End (which changes nothing
-    // typed) is pressed and released, as the last key of typing would be.
-    if (offers) await pressKeys(page, 'End')
     // A box that offers suggestions (a requestor, a tag, a city) may keep only what is picked
     // from them and drop the typed text when it loses focus: a person picks the suggestion
-    // that holds what they typed (docs/builder.md, "Forms as people use them").
+    // that holds what they typed (docs/builder.md, "Forms as people use them"). Such a box may
+    // open its list on a key rather than on input: End (which changes nothing typed) is pressed
+    // and released, as the last key of typing would be.
     if (offers) {
+      await pressKeys(page, 'End')
       await settle(page, { quietMs: 150, maxMs: 3_000 })
       const suggestion = await findSuggestion(page, backendNodeId, value)
       if (suggestion !== null) await clickNode(page, suggestion)
