@@ -48,10 +48,10 @@ export function findMatches(index: TreeIndex, fingerprint: Fingerprint): UiEleme
   switch (fingerprint.by) {
     case 'automationId':
       return byAutomationIds(index.root, fingerprint.ids)
-    case 'role':
-      return index.all.filter(
-        (e) => e.role === fingerprint.role && matchesText(e.name, fingerprint.name, fingerprint.match),
-      )
+    case 'role': {
+      const ofRole = index.all.filter((e) => e.role === fingerprint.role)
+      return namedFirst(ofRole, fingerprint.name, fingerprint.match)
+    }
     case 'label':
       return byLabel(index, fingerprint.label, fingerprint.role)
     case 'path': {
@@ -74,15 +74,14 @@ function inRow(index: TreeIndex, fingerprint: Extract<Fingerprint, { by: 'inRow'
     [row, ...descendants(row)].some(
       (e) =>
         matchesText(e.name, fingerprint.rowText, rowMatch) ||
+        (rowMatch === 'exact' && withCount(e.name, fingerprint.rowText)) ||
         (e.value !== undefined && matchesText(e.value, fingerprint.rowText, rowMatch)),
     )
   const targets = (row: UiElement) => {
     const within = fingerprint.column === undefined ? row : columnCell(index, row, fingerprint.column)
     if (!within) return []
-    return [within, ...descendants(within)].filter(
-      (e) =>
-        e !== row && e.role === fingerprint.role && matchesText(e.name, fingerprint.name, fingerprint.match),
-    )
+    const ofRole = [within, ...descendants(within)].filter((e) => e !== row && e.role === fingerprint.role)
+    return namedFirst(ofRole, fingerprint.name, fingerprint.match)
   }
   // Rows that show the text and hold such a control; of nested ones (a card's own little lists)
   // the innermost is the one meant.
@@ -91,6 +90,28 @@ function inRow(index: TreeIndex, fingerprint: Extract<Fingerprint, { by: 'inRow'
     (r) => !rows.some((other) => other !== r && ancestors(index, other).includes(r)),
   )
   return innermost.flatMap(targets)
+}
+
+/**
+ * The controls that bear a name. With none named so exactly, those named by it and a count drawn
+ * beside it: an unread or item count ("Inbox 4", "Projects (1)" once new mail arrives) is no
+ * part of the name a person reads (docs/builder.md, "What a name is").
+ */
+function namedFirst(elements: UiElement[], name: string, match: TextMatch | undefined): UiElement[] {
+  const whole = elements.filter((e) => matchesText(e.name, name, match))
+  if (whole.length || (match ?? 'exact') !== 'exact') return whole
+  return elements.filter((e) => withCount(e.name, name))
+}
+
+/** "Inbox 4", "Inbox (4)", "Inbox [4]", "4 Inbox": the name with a count before or after it. */
+function withCount(shown: string, name: string): boolean {
+  const text = collapse(shown)
+  const bare = collapse(name)
+  if (!bare || text.length <= bare.length) return false
+  const count = /^[([]?\d{1,6}[)\]]?$/
+  if (text.startsWith(`${bare} `)) return count.test(text.slice(bare.length + 1))
+  if (text.endsWith(` ${bare}`)) return count.test(text.slice(0, -bare.length - 1))
+  return false
 }
 
 const CELL_ROLES = new Set<UiRole>(['cell', 'rowheader', 'columnheader'])

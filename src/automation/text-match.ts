@@ -1,8 +1,15 @@
 // How selector names, condition texts and extracts compare text: the same rules everywhere.
 import type { TextMatch } from '../protocol/automation.ts'
 
+/**
+ * Glyphs of icon fonts (Font Awesome, Material Icons' code points, Fluent's) sit in Unicode's
+ * private use areas: a person sees a picture, not a character, so they are no part of a label,
+ * a value or a name to match (docs/builder.md, "What a name is").
+ */
+const ICON_GLYPHS = /[\uE000-\uF8FF\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}]/gu
+
 export function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim()
+  return text.replace(ICON_GLYPHS, ' ').replace(/\s+/g, ' ').trim()
 }
 
 export class PatternError extends Error {

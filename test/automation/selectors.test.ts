@@ -127,6 +127,47 @@ describe('resolveSelector on the recorded CRM', () => {
   })
 })
 
+describe('a name with a count beside it', () => {
+  const el = (ref: string, role: UiElement['role'], name: string, children: UiElement[] = []): UiElement => ({
+    ref,
+    role,
+    name,
+    states: [],
+    children,
+  })
+  const folder = (ref: string, name: string, count?: string) => {
+    const shown = count ? `${name} ${count}` : name
+    return el(`${ref}i`, 'treeitem', shown, [el(ref, 'link', shown)])
+  }
+  const tree = (...items: UiElement[]) => el('w', 'window', 'Mail', [el('t', 'tree', '', items)])
+
+  test('an exact name finds the control named by it and a count, when none is named so whole', () => {
+    const root = tree(folder('a', 'Inbox', '4'), folder('b', 'Projects', '(12)'), folder('c', 'Project'))
+    expect(found(root, sel({ by: 'role', role: 'link', name: 'Projects' })).ref).toBe('b')
+    const row = {
+      by: 'inRow',
+      rowText: 'Projects',
+      rowMatch: 'exact',
+      role: 'link',
+      name: 'Projects',
+    } as const
+    expect(found(root, sel(row)).ref).toBe('b')
+    expect(resolveSelector(root, sel({ by: 'role', role: 'link', name: 'Inbox 5' })).status).toBe('not-found')
+    const words = tree(folder('a', 'Projects', 'old'), folder('b', 'Projects', '2024 Q1'))
+    expect(resolveSelector(words, sel({ by: 'role', role: 'link', name: 'Projects' })).status).toBe(
+      'not-found',
+    )
+  })
+
+  test('a control named so whole wins over one that only holds the name among its texts', () => {
+    const root = tree(folder('a', 'Suppliers'), folder('b', 'Suppliers', '2'))
+    expect(found(root, sel({ by: 'role', role: 'link', name: 'Suppliers' })).ref).toBe('a')
+    expect(
+      resolveSelector(root, sel({ by: 'role', role: 'link', name: 'Suppl', match: 'exact' })).status,
+    ).toBe('not-found')
+  })
+})
+
 describe('describeCandidates', () => {
   test('lists role, name, id and a path that picks each candidate', async () => {
     const { root } = await recorded('crm-customers')

@@ -22,6 +22,15 @@ const PAGE = `<!doctype html><html><head><title>Order desk</title>
 <p><button type="button">Save</button></p>
 </body></html>`
 
+// A settings screen whose form sits in a frame of the same site (as webmail and admin apps draw
+// their edit panes): its elements are of the frame's own HTMLInputElement, not the page's.
+const FRAMED = `<!doctype html><title>Settings</title><h1>Folders</h1>
+<iframe src="/frame" style="width:500px;height:300px"></iframe>`
+const FRAME = `<!doctype html><title>Folder</title>
+<p><label for="name">Folder name</label> <input id="name"></p>
+<p><label for="parent">Parent folder</label> <select id="parent"><option>---</option><option>Suppliers</option><option>Projects</option></select></p>
+<p><label><input type="checkbox" id="sub"> Subscribed</label></p>`
+
 let server: ReturnType<typeof Bun.serve>
 let driver: BrowserDriver
 let url: string
@@ -30,7 +39,11 @@ beforeAll(async () => {
   server = Bun.serve({
     hostname: '127.0.0.1',
     port: 0,
-    fetch: () => new Response(PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } }),
+    fetch: (request) => {
+      const path = new URL(request.url).pathname
+      const html = path === '/framed' ? FRAMED : path === '/frame' ? FRAME : PAGE
+      return new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } })
+    },
   })
   url = `http://127.0.0.1:${server.port}/orders/new`
   driver = new BrowserDriver()
@@ -52,8 +65,8 @@ function find(root: UiElement, role: string, name: string): UiElement {
   throw new Error(`no ${role} "${name}"`)
 }
 
-async function open(d = driver) {
-  const { id } = await d.launch({ url })
+async function open(d = driver, at = url) {
+  const { id } = await d.launch({ url: at })
   const events: InputEvent[] = []
   const stop = await d.watchInput(id, (e) => events.push(e))
   const centre = async (role: string, name: string) => {
@@ -106,6 +119,31 @@ describe('remote input', () => {
     expect(typed.at(-1)).toMatchObject({ value: 'Initech', target: { role: 'textbox', name: 'Customer' } })
     expect(typed.find((e) => e.value === 'Broken printer')?.target?.name).toBe('Subject')
     expect(page.events.filter((e) => e.kind === 'key').map((e) => e.key)).toContain('Shift+Tab')
+  }, 60_000)
+
+  test('a form inside a frame takes typed text, a choice and a tick as the page itself does', async () => {
+    const framed = `${new URL(url).origin}/framed`
+    const page = await open(driver, framed)
+    // The frame loads after the page: its form is there once the snapshot shows it.
+    await eventually(async () => {
+      const root = (await driver.snapshot(page.id)).root
+      try {
+        return !!find(root, 'checkbox', 'Subscribed').bounds
+      } catch {
+        return false
+      }
+    })
+    await page.input({ kind: 'type', text: 'Quotes', ...(await page.centre('textbox', 'Folder name')) })
+    await page.input({
+      kind: 'select',
+      ...(await page.centre('combobox', 'Parent folder')),
+      option: 'Projects',
+    })
+    await page.input({ kind: 'check', ...(await page.centre('checkbox', 'Subscribed')), checked: true })
+    expect(await page.value('textbox', 'Folder name')).toBe('Quotes')
+    expect(await page.value('combobox', 'Parent folder')).toBe('Projects')
+    expect(await page.value('checkbox', 'Subscribed')).toBe(true)
+    await page.stop()
   }, 60_000)
 
   test('a drop-down’s option by its text, disabled ones passed over; the recorder sees the choice', async () => {

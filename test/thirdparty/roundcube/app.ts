@@ -55,6 +55,12 @@ export interface Roundcube extends RunningApp {
   messages(): StoredMessage[]
   /** Delivers a message straight into the inbox (a file in Maildir/new), as a mail server would. */
   addMessage(message: MailMessage): void
+  /** The messages in a folder other than the inbox ("Suppliers", "Projects/Spring"). */
+  folderMessages(folder: string): StoredMessage[]
+  /** Delivers a message into a folder other than the inbox. */
+  addFolderMessage(folder: string, message: MailMessage): void
+  /** The user's folders other than the inbox, as paths ("Projects/Spring"), read from the Maildir. */
+  folders(): string[]
   /** Roundcube's stored sign-in sessions (rows of its `session` table). */
   sessions(): { sess_id: string; changed: string }[]
   /** Empties Roundcube's session table: every signed-in browser must sign in again. */
@@ -86,6 +92,7 @@ export async function startRoundcube(): Promise<Roundcube> {
     const dovecot = await startDovecot(dir, imapPort, maildir)
     stops.push(dovecot)
     seedInbox(maildir)
+    seedFolders(maildir)
 
     const rc = join(dir, 'roundcube')
     // Debian's links to its shared JS libraries are followed; the few that point nowhere are left out.
@@ -149,6 +156,9 @@ $config['temp_dir'] = '${join(rc, 'temp')}/';
       imapPort,
       messages: () => readInbox(maildir),
       addMessage: (m) => deliver(maildir, m),
+      folderMessages: (folder) => readInbox(folderDir(maildir, folder)),
+      addFolderMessage: (folder, m) => deliver(folderDir(maildir, folder), m),
+      folders: () => listFolders(maildir),
       sessions: () => readDb<{ sess_id: string; changed: string }>('SELECT sess_id, changed FROM session'),
       async clearSessions() {
         const h = new Database(db)
@@ -377,4 +387,70 @@ export const SEED: MailMessage[] = [
 
 function seedInbox(maildir: string): void {
   for (const m of SEED) deliver(maildir, m)
+}
+
+/**
+ * Dovecot's Maildir++ layout: a folder is a directory named for its path with a dot before each
+ * level (`.Projects.Spring`), and the folders a mail client shows are listed in `subscriptions`.
+ */
+function folderDir(maildir: string, folder: string): string {
+  return join(maildir, `.${folder.split('/').join('.')}`)
+}
+
+function listFolders(maildir: string): string[] {
+  return readdirSync(maildir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && e.name.startsWith('.') && e.name.length > 1)
+    .map((e) => e.name.slice(1).split('.').join('/'))
+    .sort()
+}
+
+/** Folders an office keeps its mail in, each with a few messages nobody reads in the inbox. */
+export const FOLDERS: Record<string, MailMessage[]> = {
+  Suppliers: [
+    {
+      from: 'Northwind Supplies <orders@northwind-supplies.example>',
+      subject: 'Price list for the second quarter',
+      date: new Date('2025-02-20T09:00:00Z'),
+      body: 'Our new price list applies from 1 April.',
+      seen: true,
+    },
+    {
+      from: 'Becker Logistics <tom@becker-logistics.example>',
+      subject: 'New pallet rates',
+      date: new Date('2025-02-24T10:30:00Z'),
+      body: 'From March, a pallet costs 4 % more.',
+      seen: true,
+    },
+  ],
+  Projects: [
+    {
+      from: 'Jonas Weber <jonas.weber@weber-consulting.example>',
+      subject: 'Kick-off notes for the intranet project',
+      date: new Date('2025-02-18T15:00:00Z'),
+      body: 'The notes from Monday are below.',
+      seen: true,
+    },
+  ],
+  Archive: [
+    {
+      from: 'Lena Park <lena.park@office.example>',
+      subject: 'Christmas party photos',
+      date: new Date('2024-12-20T16:00:00Z'),
+      body: 'The photos are on the shared drive.',
+      seen: true,
+    },
+  ],
+}
+
+function seedFolders(maildir: string): void {
+  for (const [folder, messages] of Object.entries(FOLDERS)) {
+    const dir = folderDir(maildir, folder)
+    for (const sub of ['cur', 'new', 'tmp']) mkdirSync(join(dir, sub), { recursive: true })
+    writeFileSync(join(dir, 'maildirfolder'), '')
+    for (const m of messages) deliver(dir, m)
+    chownTree(dir)
+  }
+  const subscriptions = join(maildir, 'subscriptions')
+  writeFileSync(subscriptions, `${Object.keys(FOLDERS).join('\n')}\n`)
+  chownSync(subscriptions, MAIL_UID, MAIL_GID)
 }

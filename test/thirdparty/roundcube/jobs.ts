@@ -90,7 +90,118 @@ export const readMessage: GauntletJob<Roundcube> = {
   },
 }
 
-export const roundcubeJobs = [searchMail, readMessage]
+/**
+ * The subjects of the mail kept in a folder, taught by showing it once: the owner clicks the
+ * folder in the folder list beside the messages (a tree of links, as mail, feed and file apps
+ * have), and the list in the pane beside it is what comes back. The live calls name other
+ * folders, so a build that kept the sample's folder answers wrongly, and the check says so.
+ */
+export const folderSubjects: GauntletJob<Roundcube> = {
+  app: 'roundcube',
+  name: 'list the subjects of the mail in a folder',
+  method: 'GET',
+  path: '/mail/folder',
+  prompt: 'List the subjects of the messages kept in the given mail folder',
+  secrets,
+  demonstrate: true,
+  samples: () => [{ input: { folder: 'Suppliers' }, expect: { subjects: { $type: 'array' } } }],
+  answer: (q) => {
+    if (q.kind === 'demonstrate')
+      return { show: [{ click: (e) => e.role === 'link' && /^suppliers\b/i.test(e.name.trim()) }] }
+    if (q.kind === 'choose_outputs') return pick(q, /subject/i)
+    return undefined
+  },
+  live: (app) => {
+    app.addFolderMessage('Projects', {
+      from: 'Sofia Marin <sofia.marin@office.example>',
+      subject: 'Intranet mock-ups for review',
+      date: new Date('2025-03-14T09:30:00Z'),
+      body: 'The mock-ups are on the shared drive.',
+    })
+    return ['Projects', 'Archive'].map((folder) => ({
+      input: { folder },
+      check: (r) => folderListed(app, r, folder),
+    }))
+  },
+}
+
+/**
+ * A new mail folder under a parent, taught by showing it once in Settings › Folders: the form
+ * opens in a frame beside the folder list, and the parent is a drop-down of the existing folders.
+ */
+export const createFolder: GauntletJob<Roundcube> = {
+  app: 'roundcube',
+  name: 'create a folder under a parent',
+  method: 'POST',
+  path: '/mail/folders',
+  prompt: 'Create a mail folder with the given name inside the given parent folder',
+  secrets,
+  demonstrate: true,
+  samples: () => [{ input: { name: 'Quotes', parent: 'Suppliers' } }],
+  answer: (q) => {
+    if (q.kind === 'demonstrate')
+      return {
+        show: [
+          { click: (e) => /button|link/.test(e.role) && /^settings$/i.test(e.name.trim()) },
+          { click: (e) => /button|link/.test(e.role) && /^folders$/i.test(e.name.trim()) },
+          { click: (e) => /button|link/.test(e.role) && /^create$/i.test(e.name.trim()) },
+          { type: 'Quotes', into: (e) => e.role === 'textbox' && /folder name/i.test(e.name) },
+          { choose: 'Suppliers', in: (e) => e.role === 'combobox' && /parent/i.test(e.name) },
+          { click: (e) => e.role === 'button' && /^save$/i.test(e.name.trim()) },
+        ],
+      }
+    return undefined
+  },
+  live: (app) =>
+    [
+      ['Spring', 'Projects'],
+      ['2024', 'Archive'],
+    ].map(([name, parent]) => ({
+      input: { name, parent },
+      check: () => {
+        const made = app.folders().filter((f) => f.split('/').pop() === name)
+        if (made.length !== 1) return `${made.length} folders named ${name}: ${app.folders().join(', ')}`
+        return made[0] === `${parent}/${name}`
+          ? undefined
+          : `${name} was made as ${made[0]}, not under ${parent}`
+      },
+    })),
+}
+
+export const roundcubeJobs = [searchMail, readMessage, folderSubjects, createFolder]
+
+/**
+ * Each item of a list of subjects is a subject: the string itself, or an object with a field
+ * holding it. A row's whole text ("Sofia Marin 2025-03-12 11:55 Lunch order…") is not a subject.
+ */
+function notSubjects(list: unknown[], subjects: string[]): string | undefined {
+  const known = new Set(subjects.map((s) => s.trim().toLowerCase()))
+  const isOne = (v: unknown) => typeof v === 'string' && known.has(v.trim().toLowerCase())
+  const bad = list.filter((item) =>
+    item && typeof item === 'object' ? !Object.values(item).some(isOne) : !isOne(item),
+  )
+  return bad.length ? `items that are not a subject: ${JSON.stringify(bad).slice(0, 200)}` : undefined
+}
+
+function folderListed(app: Roundcube, result: Record<string, unknown>, folder: string): string | undefined {
+  const list = Object.values(result).find(Array.isArray) as unknown[] | undefined
+  if (!list) return `no list in ${JSON.stringify(result).slice(0, 200)}`
+  const text = JSON.stringify(list).toLowerCase()
+  const want = app.folderMessages(folder).map((m) => m.subject)
+  const others = [
+    ...app.messages(),
+    ...app
+      .folders()
+      .filter((f) => f !== folder)
+      .flatMap((f) => app.folderMessages(f)),
+  ]
+  if (!want.length) return `the folder ${folder} is empty (test data missing)`
+  const missing = want.filter((s) => !text.includes(s.toLowerCase()))
+  const extra = others.map((m) => m.subject).filter((s) => text.includes(s.toLowerCase()))
+  if (missing.length) return `list lacks ${missing.join(', ')}: ${JSON.stringify(list).slice(0, 200)}`
+  if (extra.length) return `list has mail from outside ${folder}: ${extra.join(', ')}`
+  return notSubjects(list, want)
+}
 
 function subjectsFound(app: Roundcube, result: Record<string, unknown>, word: string): string | undefined {
   const list = Object.values(result).find(Array.isArray) as unknown[] | undefined
@@ -104,7 +215,7 @@ function subjectsFound(app: Roundcube, result: Record<string, unknown>, word: st
   const extra = not.filter((s) => text.includes(s.toLowerCase()))
   if (missing.length) return `list lacks ${missing.join(', ')}: ${JSON.stringify(list).slice(0, 200)}`
   if (extra.length) return `list wrongly has ${extra.join(', ')}`
-  return undefined
+  return notSubjects(list, want)
 }
 
 function senderAndDate(app: Roundcube, result: Record<string, unknown>, subject: string): string | undefined {

@@ -2,6 +2,7 @@
 // (layout divs, text runs, inner editors); the model keeps what a user perceives, so selectors
 // and ancestry paths stay short and survive markup changes that do not change the UI.
 import type { Protocol } from 'devtools-protocol'
+import { collapse } from '../../../automation/text-match.ts'
 import type { UiElement, UiRole, UiState } from '../../../protocol/elements.ts'
 import { ROLE_MAP, statesOf } from './ax-roles.ts'
 import type { DomFacts } from './dom-facts.ts'
@@ -206,6 +207,4 @@ function prune(element: UiElement): UiElement {
   return element
 }
 
-export function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim()
-}
+export { collapse }

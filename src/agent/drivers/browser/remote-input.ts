@@ -151,6 +151,15 @@ export function remoteTarget(request: Request): Answer {
   const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim()
   const fold = (s: string | null | undefined) => norm(s).toLowerCase()
   const scope = globalThis as unknown as { __deskhookRemote?: Element }
+  // By tag, not instanceof: an element inside a frame is of that frame's HTMLInputElement, which
+  // is not this window's (a form in an iframe would otherwise take no text).
+  const isTag = <K extends keyof HTMLElementTagNameMap>(
+    el: unknown,
+    tag: K,
+  ): el is HTMLElementTagNameMap[K] =>
+    !!el &&
+    (el as Element).localName === tag &&
+    (el as Element).namespaceURI === 'http://www.w3.org/1999/xhtml'
   const describe = (el: Element | null): string => {
     if (!el || el === document.body || el === document.documentElement) return 'the page itself'
     const name =
@@ -170,7 +179,7 @@ export function remoteTarget(request: Request): Answer {
         el = inner
         continue
       }
-      if (!(el instanceof HTMLIFrameElement)) break
+      if (!isTag(el, 'iframe')) break
       let doc: Document | null = null
       try {
         doc = el.contentDocument
@@ -188,7 +197,7 @@ export function remoteTarget(request: Request): Answer {
     for (let depth = 0; el && depth < 8; depth++) {
       const inner: Element | null | undefined =
         el.shadowRoot?.activeElement ??
-        (el instanceof HTMLIFrameElement
+        (isTag(el, 'iframe')
           ? (() => {
               try {
                 return el.contentDocument?.activeElement
@@ -216,9 +225,9 @@ export function remoteTarget(request: Request): Answer {
   ]
   const takesText = (el: Element | null) =>
     !!el &&
-    ((el instanceof HTMLInputElement && !NOT_TEXT.includes(el.type) && !el.readOnly && !el.disabled) ||
-      (el instanceof HTMLTextAreaElement && !el.readOnly && !el.disabled) ||
-      (el instanceof HTMLElement && el.isContentEditable) ||
+    ((isTag(el, 'input') && !NOT_TEXT.includes(el.type) && !el.readOnly && !el.disabled) ||
+      (isTag(el, 'textarea') && !el.readOnly && !el.disabled) ||
+      (el as HTMLElement).isContentEditable === true ||
       ['textbox', 'searchbox', 'combobox', 'spinbutton'].includes(el.getAttribute('role') ?? ''))
   const control = (el: Element | null): Element | null => {
     if (!el) return null
@@ -232,7 +241,7 @@ export function remoteTarget(request: Request): Answer {
     // A frame of another site has the focus: what is inside cannot be seen from here, so it is
     // trusted to take the text (an editor embedded from elsewhere).
     const sealed =
-      el instanceof HTMLIFrameElement &&
+      isTag(el, 'iframe') &&
       (() => {
         try {
           return el.contentDocument === null
@@ -251,12 +260,12 @@ export function remoteTarget(request: Request): Answer {
       request.want === 'chosen'
         ? scope.__deskhookRemote
         : control(at(request.x ?? 0, request.y ?? 0))?.closest('select')
-    if (!(select instanceof HTMLSelectElement))
+    if (!isTag(select, 'select'))
       return no(
         `No drop-down ${where(request.x, request.y)} (${describe(at(request.x ?? 0, request.y ?? 0))} is there): point at a <select> list; a drop-down the app draws itself is clicked open, then its option clicked`,
       )
     const options = Array.from(select.options).filter(
-      (o) => !o.disabled && !(o.parentElement instanceof HTMLOptGroupElement && o.parentElement.disabled),
+      (o) => !o.disabled && !(isTag(o.parentElement, 'optgroup') && o.parentElement.disabled),
     )
     const wanted = fold(request.option)
     const target =
@@ -282,7 +291,7 @@ export function remoteTarget(request: Request): Answer {
   // A box or radio: the input itself, a label for one, or an element with that role.
   const box = (el: Element | null): Element | null => {
     const own = control(el)
-    if (own instanceof HTMLInputElement && (own.type === 'checkbox' || own.type === 'radio')) return own
+    if (isTag(own, 'input') && (own.type === 'checkbox' || own.type === 'radio')) return own
     return (
       own?.closest(
         'input[type="checkbox"], input[type="radio"], [role="checkbox"], [role="radio"], [role="switch"]',
@@ -290,7 +299,7 @@ export function remoteTarget(request: Request): Answer {
     )
   }
   const isChecked = (el: Element) =>
-    el instanceof HTMLInputElement ? el.checked : el.getAttribute('aria-checked') === 'true'
+    isTag(el, 'input') ? el.checked : el.getAttribute('aria-checked') === 'true'
   if (request.want === 'checked') {
     const el = scope.__deskhookRemote
     if (!el) return no('The box is gone from the page')
@@ -311,7 +320,7 @@ export function remoteTarget(request: Request): Answer {
   let shown: Element = el
   const rect = el.getBoundingClientRect()
   if (rect.width < 2 || rect.height < 2) {
-    const label = el instanceof HTMLInputElement ? el.labels?.[0] : undefined
+    const label = isTag(el, 'input') ? el.labels?.[0] : undefined
     if (label) shown = label
   }
   const r = shown.getBoundingClientRect()

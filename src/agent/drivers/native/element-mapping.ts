@@ -3,6 +3,7 @@
 // text-only containers read as their text, tables become rows of cells under a header row, a
 // control with no name takes its label's, and bounds become window-screenshot pixels. What
 // differs per backend (the role and state vocabulary, toolkit quirks) is the BackendProfile.
+import { collapse } from '../../../automation/text-match.ts'
 import type { Bounds, UiElement, UiRole, UiState } from '../../../protocol/elements.ts'
 import type { HelperNode } from '../../../protocol/helper.ts'
 
@@ -362,8 +363,4 @@ function prune(element: UiElement): UiElement {
   ] as const)
     if (element[key] === undefined) delete element[key]
   return element
-}
-
-function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim()
 }
