@@ -94,7 +94,7 @@ function choicesByClicks(acts: Act[]): Act[] {
       isClick(open) &&
       role &&
       (DROP_DOWNS.has(role) || (role === 'button' && open.element?.states.includes('collapsed')))
-    if (opens && pick && isClick(pick) && pick.element && isOption(pick)) {
+    if (opens && pick && isClick(pick) && pick.element && (isOption(pick) || ownOption(open, pick))) {
       const value = pick.element.name.trim()
       if (value) {
         out.push({ ...open, after: pick.after, action: { ...open.action, kind: 'select', value }, value })
@@ -114,6 +114,20 @@ function isOption(act: Act): boolean {
   const index = indexTree(act.before.root)
   return PLAIN.has(element.role) && ancestors(index, element).some((a) => OPTION_LISTS.has(a.role))
 }
+
+/**
+ * Whether the pick is one of the pressed drop-down's own options drawn by the page: a native
+ * drop-down whose page lists its options itself (as links or items of a floating list) holds
+ * them still, so a pick that appeared after the press and is named like one of them chooses it.
+ */
+function ownOption(open: Act, pick: Act): boolean {
+  const options = (open.element?.children ?? []).filter((c) => c.role === 'option').map((c) => fold(c.name))
+  const name = fold(pick.element!.name)
+  if (!name || !options.includes(name)) return false
+  return !indexTree(open.before.root).all.some((e) => e.ref === pick.element!.ref)
+}
+
+const fold = (text: string) => collapse(text).toLowerCase()
 
 /** A navigation right after a click or Enter is where that click led; one to where it was, none. */
 function withoutCausedNavigations(acts: Act[]): Act[] {

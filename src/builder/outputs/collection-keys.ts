@@ -141,6 +141,30 @@ export function defaultMapping(c: Found): RowMapping {
   return { parts }
 }
 
+/** Keys that ask for what names each record ("titles", "subjects", "names", "headlines"). */
+const NAMING = new Set(stems('title subject name headline heading titles subjects names headlines headings'))
+
+/**
+ * A list of the records' names read from the one link each row holds, for a key that asks for
+ * names and a table with no column named like it: a row whose cells run several parts together
+ * ("Sofia Marin 2025-03-12 11:55 Lunch order…") names its record by the link that opens it. Each
+ * row must hold exactly one link, in the same cell; else undefined.
+ */
+export function namingLink(c: Found, key: string): RowMapping | undefined {
+  if (c.kind !== 'table' || !stems(key).some((w) => NAMING.has(w))) return undefined
+  let found: string | undefined
+  for (const item of c.items) {
+    const links = partsShown(c, item).filter((p) => p.part.role === 'link' && p.text !== '')
+    if (links.length !== 1) return undefined
+    const part = JSON.stringify(links[0]!.part)
+    if (found !== undefined && part !== found) return undefined
+    found = part
+  }
+  if (!found) return undefined
+  const name = camelKey(key)
+  return { parts: { [name]: JSON.parse(found) as RowPart }, pluck: name }
+}
+
 /** A cell that only holds a control (a row's selection checkbox, an actions button). */
 function controlOnly(cell: UiElement): boolean {
   const all = indexTree(cell).all.filter((e) => e !== cell)

@@ -11,7 +11,7 @@ import type { UiElement, UiRole } from '../../protocol/elements.ts'
 import { filtersBy } from '../explore/filter-route.ts'
 import { designPlaceSelector } from '../selector-design.ts'
 import { stems } from '../words.ts'
-import { defaultMapping, mapExample } from './collection-keys.ts'
+import { defaultMapping, mapExample, namingLink } from './collection-keys.ts'
 import type { OutputContext } from './outputs.ts'
 
 type RowsStep = Extract<Step, { kind: 'read' }> & { target: Selector }
@@ -138,6 +138,13 @@ export function findCollections(ctx: OutputContext, key: string, example?: reado
       evidence.push(`its column “${column}” names “${key}”`)
       score += 2
       mapping.pluck = plucked
+    }
+    // No column named so, and "titles" asked for: each row's one link names its record.
+    const byLink = plucked || example?.length || column ? undefined : namingLink(c, key)
+    if (byLink) {
+      evidence.push(`each of its rows names its record by one link, read as “${key}”`)
+      delete mapping.columns
+      Object.assign(mapping, byLink)
     }
     // A search that narrows a list shows nothing new: its rows must then show what was asked.
     if (score === 0) continue

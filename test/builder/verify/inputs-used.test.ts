@@ -1,5 +1,7 @@
 // A lookup or list whose steps never use a caller's value answers every call with the sample's
-// record or list: the build fails saying which value and what to do (never silently wrong).
+// record or list, and a create that types or clicks the sample's value as itself puts every
+// record where the sample's went: the build fails saying which value and what to do (never
+// silently wrong).
 import { describe, expect, test } from 'bun:test'
 import { inputLeaves } from '../../../src/builder/input-leaves.ts'
 import { readPrompt } from '../../../src/builder/locate/prompt.ts'
@@ -49,12 +51,38 @@ describe('the caller’s values are used', () => {
   })
 
   test('a create may leave a value out (progress says so); a read may not', () => {
-    const steps = automation('Facilities', '{{_http.params.site}}')
+    const steps = automation('Kitchen', '{{_http.params.site}}')
     expect(
       failure(() => requireInputsUsed(session('POST'), steps, leaves, readPrompt('Add a category'))),
     ).toBeUndefined()
     expect(
       failure(() => requireInputsUsed(session('POST'), steps, leaves, readPrompt('Find the category'))),
     ).toBeDefined()
+  })
+
+  test('a create whose steps type or click the sample’s value as itself fails: it used it for the sample alone', () => {
+    const add = readPrompt('Add a folder under the given parent')
+    const typed = automation('Facilities', '{{_http.params.site}}')
+    expect(failure(() => requireInputsUsed(session('POST'), typed, leaves, add))?.message).toContain(
+      'every call would do it with the sample’s value',
+    )
+    const clicked = {
+      steps: [
+        { kind: 'fill', name: 'Fill', value: '{{_http.params.site}}' },
+        {
+          kind: 'click',
+          name: 'Click “Facilities”',
+          target: { fingerprints: [{ by: 'role', role: 'link', name: 'Facilities' }] },
+        },
+      ],
+    } as unknown as Automation
+    expect(failure(() => requireInputsUsed(session('POST'), clicked, leaves, add))?.code).toBe(
+      'VERIFY_FAILED',
+    )
+    // The sign-in's own texts are not the task's steps.
+    const signIn = { ...clicked, steps: [clicked.steps[0]], signIn: { steps: [clicked.steps[1]] } }
+    expect(
+      failure(() => requireInputsUsed(session('POST'), signIn as unknown as Automation, leaves, add)),
+    ).toBeUndefined()
   })
 })

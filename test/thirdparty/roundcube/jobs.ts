@@ -146,7 +146,17 @@ export const createFolder: GauntletJob<Roundcube> = {
           { click: (e) => /button|link/.test(e.role) && /^folders$/i.test(e.name.trim()) },
           { click: (e) => /button|link/.test(e.role) && /^create$/i.test(e.name.trim()) },
           { type: 'Quotes', into: (e) => e.role === 'textbox' && /folder name/i.test(e.name) },
-          { choose: 'Suppliers', in: (e) => e.role === 'combobox' && /parent/i.test(e.name) },
+          // The skin draws the drop-down's list itself (the keyboard does not choose in it), over
+          // the form on the right; the folder list on the left has a "Suppliers" link too.
+          { click: (e) => e.role === 'combobox' && /parent/i.test(e.name) },
+          {
+            click: (e, all) =>
+              e.role === 'link' &&
+              e.name.trim() === 'Suppliers' &&
+              all.every(
+                (o) => o.role !== 'link' || o.name.trim() !== 'Suppliers' || o.bounds.x <= e.bounds.x,
+              ),
+          },
           { click: (e) => e.role === 'button' && /^save$/i.test(e.name.trim()) },
         ],
       }

@@ -229,6 +229,16 @@ export function installRecorder(binding: string, roleMap: Record<string, string>
     if (isToggle(el) || el instanceof HTMLSelectElement || el.closest('select')) return
     report({ kind: 'click' }, el)
   }
+  // A drop-down whose page cancels its press draws its own list of options instead of the
+  // browser's (so a person picks from that list): the press is reported as a click, which the
+  // builder pairs with the pick that follows (docs/builder.md, "Demonstrations").
+  const onPress = (event: Event) => {
+    const el = origin(event)?.closest?.('select')
+    if (!event.isTrusted || !el) return
+    setTimeout(() => {
+      if (event.defaultPrevented) report({ kind: 'click' }, el)
+    }, 0)
+  }
   const onInput = (event: Event) => {
     const el = origin(event)
     if (!event.isTrusted || !(el instanceof Element)) return
@@ -272,6 +282,7 @@ export function installRecorder(binding: string, roleMap: Record<string, string>
   }
   const listeners: [string, (event: Event) => void][] = [
     ['click', onClick],
+    ['mousedown', onPress],
     ['input', onInput],
     ['change', onChange],
     ['keydown', onKey],

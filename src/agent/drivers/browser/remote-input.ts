@@ -281,7 +281,9 @@ export function remoteTarget(request: Request): Answer {
     if (request.want === 'chosen')
       return target.selected
         ? { ok: true, problem: '' }
-        : no(`The drop-down ${describe(select)} did not take “${norm(request.option)}” from the keyboard`)
+        : no(
+            `The drop-down ${describe(select)} did not take “${norm(request.option)}” from the keyboard: the page handles its keys itself. Click the drop-down, then click “${norm(request.option)}” in the list it opens`,
+          )
     scope.__deskhookRemote = select
     select.focus()
     const current = options.findIndex((o) => o.selected)
