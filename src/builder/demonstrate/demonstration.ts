@@ -302,6 +302,7 @@ function selectorFor(act: Act, label: string, ctx: StepContext): Selector {
     designSelector(act.before.root, element, description)
   // The sample's record clicked by what it shows: each run clicks its own.
   const general = generaliseSelector(designed, act.before.root, element, ctx.values)
+  if (!general.paths.length && isClick(act)) boundToSample(element.name, ctx.values)
   if (general.paths.length)
     ctx.notes.push({
       stage: 'explore',
@@ -309,4 +310,20 @@ function selectorFor(act: Act, label: string, ctx: StepContext): Selector {
       data: { selector: general.selector.fingerprints },
     })
   return general.selector
+}
+
+/**
+ * Never silently wrong: a click on something named exactly by a sample value ("Suppliers", the
+ * sample's folder) whose selector could not be made to follow the caller's value (another of the
+ * same name on the screen, a position only) would do every call with the sample's value. The
+ * build stops saying so instead (docs/builder.md, "Demonstrations").
+ */
+function boundToSample(name: string, values: { path: string; value: string }[]): void {
+  const shown = collapse(name).toLowerCase()
+  const value = shown.length >= 2 ? values.find((v) => collapse(v.value).toLowerCase() === shown) : undefined
+  if (!value) return
+  throw new BuildFailure(
+    'VERIFY_FAILED',
+    `The demonstration clicked “${collapse(name)}”, the sample’s ${value.path}, but nothing on that screen tells it apart by that name alone (another control shows it too), so every call would click the sample’s. Show it again where only one “${collapse(name)}” is on the screen, or teach the value through a field or drop-down that takes it.`,
+  )
 }

@@ -13,6 +13,7 @@ import type { SampleSpec } from '../contract.ts'
 import { isTypeSpec } from '../outputs/outputs.ts'
 import { firmer } from '../selector-design.ts'
 import { BuildFailure, type BuildSession } from '../session.ts'
+import { recordGone } from './record-gone.ts'
 import { runOnScreen } from './snapshot-driver.ts'
 
 const MAX_RETRIES = 2
@@ -124,8 +125,16 @@ async function checkOnce(
   input: Record<string, unknown>,
   sendIndex = submitIndex,
 ): Promise<RunOutcome> {
-  const before = await runOnce(session, upTo(automation, Math.min(sendIndex, submitIndex)), input)
-  if (before.status === 'failed') return before
+  const end = Math.min(sendIndex, submitIndex)
+  const before = await runOnce(session, upTo(automation, end), input)
+  if (before.status === 'failed') {
+    const gone = await recordGone(session, automation, before, input, end)
+    if (!gone) return before
+    session.progress(
+      'verify',
+      `“${gone.value}” is shown nowhere once the sample’s own run is done (it took the record away from where “${gone.step}” finds it): the steps from there to the submit count as checked by that run`,
+    )
+  }
   const rest = await runOnScreen(automation, submitIndex + 1, after, input)
   const at = new Date().toISOString()
   return { ...rest, startedAt: before.startedAt, finishedAt: at }

@@ -334,6 +334,79 @@ describe('a demonstration becomes steps', () => {
     expect(demo.submit.name).toBe('Click “Save Changes”')
   })
 
+  test('a native drop-down whose page lists the options itself: the press and the pick are a choice; a pick by a name shown twice fails', () => {
+    let ref = 0
+    const el = (
+      role: UiElement['role'],
+      name: string,
+      y: number,
+      children: UiElement[] = [],
+      x = 20,
+    ): UiElement => ({
+      ref: `p${++ref}`,
+      role,
+      name,
+      states: [],
+      children,
+      bounds: { x, y, width: 200, height: 24 },
+    })
+    const screen = (...children: UiElement[]): Snapshot => ({
+      window: {
+        id: 'w',
+        title: 'Folders',
+        app: 'http://mail.test',
+        kind: 'tab',
+        url: 'http://mail.test/?_task=settings',
+      },
+      root: { ref: `r${++ref}`, role: 'window', name: 'Folders', states: [], children },
+      capturedAt: '2025-01-01T10:00:00.000Z',
+    })
+    // The folder list on the left shows "Suppliers" too, as a tree item's link.
+    const tree = el('tree', '', 40, [el('treeitem', 'Suppliers', 40, [el('link', 'Suppliers', 40)])])
+    const name = el('textbox', 'Folder name', 100, [], 400)
+    const options = ['---', 'Projects', 'Suppliers'].map((o, i) => el('option', o, 130 + i, [], 400))
+    const parent = { ...el('combobox', 'Parent folder', 130, options, 400), value: '---' }
+    const save = el('button', 'Save', 300, [], 400)
+    const form = screen(tree, name, parent, save)
+    // The page's own list of the options, floating over the form.
+    const listed = screen(
+      tree,
+      name,
+      parent,
+      save,
+      el('list', '', 160, [el('listitem', 'Suppliers', 190, [el('link', 'Suppliers', 190, [], 400)])], 400),
+    )
+    const done = screen(tree, el('text', 'Folder created successfully.', 20, [], 400))
+    const inList = (e: UiElement) => e.bounds?.x === 400
+    const kit = new RecordingKit([form, listed, done])
+      .type(0, 'textbox', 'Folder name', 'Quotes')
+      .click(0, 'combobox', 'Parent folder')
+      .click(1, 'link', inList)
+      .click(1, 'button', 'Save')
+    const input = { name: 'Quotes', parent: 'Suppliers' }
+    const demo = readDemonstration(
+      kit.recording(),
+      request(input, { prompt: 'Create a folder under a parent' }),
+    )
+    expect(demo.path.at(-1)).toMatchObject({ kind: 'select', value: '{{parent}}' })
+    expect(demo.submit.name).toBe('Click “Save”')
+    // The same pick without the press first: a link clicked by the sample's value that only its
+    // position tells apart from the tree's.
+    const alone = new RecordingKit([form, listed, done])
+      .type(0, 'textbox', 'Folder name', 'Quotes')
+      .click(1, 'link', inList)
+      .click(1, 'button', 'Save')
+    const error = (() => {
+      try {
+        readDemonstration(alone.recording(), request(input, { prompt: 'Create a folder under a parent' }))
+      } catch (e) {
+        return e as BuildFailure
+      }
+    })()
+    expect(error).toBeInstanceOf(BuildFailure)
+    expect(error!.message).toContain('the sample’s parent')
+  })
+
   test('a value only like a sample value is asked about, and the answer decides', async () => {
     const [form, created] = await Promise.all([recorded('crm-new-customer'), recorded('crm-created')])
     const kit = new RecordingKit([form, created])

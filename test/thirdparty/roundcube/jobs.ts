@@ -178,7 +178,55 @@ export const createFolder: GauntletJob<Roundcube> = {
     })),
 }
 
-export const roundcubeJobs = [searchMail, readMessage, folderSubjects, createFolder]
+/**
+ * A message found by its subject, moved into a folder: taught by showing it once, through the
+ * message's "More" menu and the folder list that "Move to…" opens over the page (the folder list
+ * beside the messages has links of the same names).
+ */
+export const moveMessage: GauntletJob<Roundcube> = {
+  app: 'roundcube',
+  name: 'move a message to a folder',
+  method: 'POST',
+  path: '/mail/move',
+  prompt: 'Move the message with the given subject into the given folder',
+  secrets,
+  demonstrate: true,
+  samples: () => [{ input: { subject: 'Delivery schedule for week 11', folder: 'Suppliers' } }],
+  answer: (q) => {
+    if (q.kind === 'demonstrate')
+      return {
+        show: [
+          { click: (e) => e.role === 'link' && e.name.trim() === 'Delivery schedule for week 11' },
+          { click: (e) => /button|link/.test(e.role) && /^more$/i.test(e.name.trim()) },
+          { click: (e) => /link|menuitem|button/.test(e.role) && /^move to/i.test(e.name.trim()) },
+          {
+            click: (e, all) =>
+              e.role === 'link' &&
+              e.name.trim() === 'Suppliers' &&
+              all.every(
+                (o) => o.role !== 'link' || o.name.trim() !== 'Suppliers' || o.bounds.x <= e.bounds.x,
+              ),
+          },
+        ],
+      }
+    return undefined
+  },
+  live: (app) =>
+    [
+      ['Team lunch on Friday', 'Archive'],
+      ['Workshop agenda and travel details', 'Projects'],
+    ].map(([subject, folder]) => ({
+      input: { subject, folder },
+      check: () => {
+        const moved = app.folderMessages(folder!).some((m) => m.subject === subject)
+        const left = app.messages().some((m) => m.subject === subject)
+        if (left) return `“${subject}” is still in the inbox`
+        return moved ? undefined : `“${subject}” is not in ${folder}`
+      },
+    })),
+}
+
+export const roundcubeJobs = [searchMail, readMessage, folderSubjects, createFolder, moveMessage]
 
 /**
  * Each item of a list of subjects is a subject: the string itself, or an object with a field
