@@ -45,6 +45,13 @@ export function resolveSelector(root: UiElement, selector: Selector): Resolution
 }
 
 export function findMatches(index: TreeIndex, fingerprint: Fingerprint): UiElement[] {
+  const found = matchesOf(index, fingerprint)
+  const within = 'within' in fingerprint ? fingerprint.within : undefined
+  // A scope: only what sits inside an element of that role (the menu or dialog that opened).
+  return within ? found.filter((e) => ancestors(index, e).some((a) => a.role === within)) : found
+}
+
+function matchesOf(index: TreeIndex, fingerprint: Fingerprint): UiElement[] {
   switch (fingerprint.by) {
     case 'automationId':
       return byAutomationIds(index.root, fingerprint.ids)
@@ -271,7 +278,7 @@ export function describeSelector(selector: Selector): string {
     case 'automationId':
       return `#${first.ids.join(' #')}`
     case 'role':
-      return `${first.role} "${first.name}"`
+      return `${first.role} "${first.name}"${first.within ? ` in the ${first.within}` : ''}`
     case 'label':
       return `${first.role ?? 'control'} labelled "${first.label}"`
     case 'path':

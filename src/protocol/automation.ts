@@ -66,6 +66,8 @@ export const Fingerprint = Type.Union([
     role: UiRole,
     name: Template,
     match: Type.Optional(TextMatch),
+    /** Only inside an element of this role: the menu or dialog that opened ("Suppliers" in it). */
+    within: Type.Optional(UiRole),
   }),
   /**
    * A visible label text and the first control after it (same container, up to two levels up):
@@ -95,6 +97,8 @@ export const Fingerprint = Type.Union([
     name: Template,
     match: Type.Optional(TextMatch),
     column: Type.Optional(Template),
+    /** Only rows inside an element of this role, as for `role`. */
+    within: Type.Optional(UiRole),
   }),
 ])
 export type Fingerprint = Static<typeof Fingerprint>

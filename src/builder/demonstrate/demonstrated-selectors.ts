@@ -53,7 +53,8 @@ export function generaliseSelector(
     for (const p of made.paths) if (!paths.includes(p)) paths.push(p)
     literal ??= made.literal
   }
-  if (paths.length === 0) return { selector, paths }
+  const layer = ancestors(indexTree(root), element).find((a) => LAYERS.has(a.role))?.role
+  if (paths.length === 0) return byOwnName(selector, root, element, values, layer) ?? { selector, paths }
   const fingerprints = out.filter((f) => f.by !== 'path' && (f.by !== 'automationId' || templated(f)))
   const scope = scopeOf(values.filter((v) => paths.includes(v.path)))
   // Any control in the row may be one of several there: then only its own name tells it apart.
@@ -71,13 +72,46 @@ export function generaliseSelector(
     fingerprints.filter((f) => !loose(f)),
   ]
   const tries = [...looser.map(exactRows), ...looser]
-  for (const candidate of tries) {
+  // Picked in a menu or dialog that opened: only there, since the same names often show beside
+  // it too (a folder list beside the "Move to" menu), on the run's screen if not on this one.
+  const scoped = (fs: Fingerprint[]) =>
+    fs.map((f) => (layer && (f.by === 'role' || f.by === 'inRow') ? { ...f, within: layer } : f))
+  for (const candidate of [...(layer ? tries.map(scoped) : []), ...tries]) {
     const made: Selector = { ...selector, fingerprints: candidate }
     if (candidate.length > 0 && findsSame(made, root, element, scope))
       return { selector: made, paths, ...(literal ? { literal } : {}) }
   }
   return { selector, paths: [] }
 }
+
+/**
+ * A control named exactly by a sample value whose designed selector kept no name (the name was
+ * not unique, so only a position was left): its role and the value, inside the layer it sits in.
+ */
+function byOwnName(
+  selector: Selector,
+  root: UiElement,
+  element: UiElement,
+  values: SampleValue[],
+  layer: UiRole | undefined,
+): Generalised | undefined {
+  const value = values.find((v) => v.value.trim() !== '' && v.value.trim() === element.name.trim())
+  if (!value || !layer) return undefined
+  const fingerprint: Fingerprint = {
+    by: 'role',
+    role: element.role,
+    name: `{{${value.path}}}`,
+    match: 'exact',
+    within: layer,
+  }
+  const made: Selector = { ...selector, fingerprints: [fingerprint] }
+  return findsSame(made, root, element, scopeOf([value]))
+    ? { selector: made, paths: [value.path], literal: value.value }
+    : undefined
+}
+
+/** Layers that open over a screen: what is picked in one is sought in one. */
+const LAYERS = new Set<UiRole>(['menu', 'dialog', 'alertdialog', 'listbox'])
 
 const ROWS = new Set<UiRole>(['row', 'listitem', 'treeitem'])
 

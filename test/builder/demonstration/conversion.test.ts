@@ -405,6 +405,38 @@ describe('a demonstration becomes steps', () => {
     })()
     expect(error).toBeInstanceOf(BuildFailure)
     expect(error!.message).toContain('the sample’s parent')
+    // In a menu that opened (a "Move to" menu's folder list), the pick is sought in a menu only:
+    // the tree's "Suppliers" beside it is never taken for it.
+    const menu = screen(
+      tree,
+      name,
+      save,
+      el(
+        'menu',
+        'Move to',
+        160,
+        [
+          el(
+            'list',
+            '',
+            190,
+            [el('listitem', 'Suppliers', 190, [el('link', 'Suppliers', 190, [], 400)])],
+            400,
+          ),
+        ],
+        400,
+      ),
+    )
+    const moved = new RecordingKit([form, menu, done])
+      .type(0, 'textbox', 'Folder name', 'Quotes')
+      .click(1, 'link', inList)
+      .click(1, 'button', 'Save')
+    const picked = readDemonstration(
+      moved.recording(),
+      request(input, { prompt: 'Create a folder under a parent' }),
+    )
+    const step = picked.path.at(-1) as Extract<Step, { kind: 'click' }>
+    expect(step.target.fingerprints[0]).toMatchObject({ name: '{{parent}}', within: 'menu' })
   })
 
   test('a value only like a sample value is asked about, and the answer decides', async () => {
