@@ -57,7 +57,7 @@ function matchesOf(index: TreeIndex, fingerprint: Fingerprint): UiElement[] {
       return byAutomationIds(index.root, fingerprint.ids)
     case 'role': {
       const ofRole = index.all.filter((e) => e.role === fingerprint.role)
-      return namedFirst(ofRole, fingerprint.name, fingerprint.match)
+      return namedFirst(index, ofRole, fingerprint.name, fingerprint.match)
     }
     case 'label':
       return byLabel(index, fingerprint.label, fingerprint.role)
@@ -81,14 +81,14 @@ function inRow(index: TreeIndex, fingerprint: Extract<Fingerprint, { by: 'inRow'
     [row, ...descendants(row)].some(
       (e) =>
         matchesText(e.name, fingerprint.rowText, rowMatch) ||
-        (rowMatch === 'exact' && withCount(e.name, fingerprint.rowText)) ||
+        (rowMatch === 'exact' && withCount(index, e, fingerprint.rowText)) ||
         (e.value !== undefined && matchesText(e.value, fingerprint.rowText, rowMatch)),
     )
   const targets = (row: UiElement) => {
     const within = fingerprint.column === undefined ? row : columnCell(index, row, fingerprint.column)
     if (!within) return []
     const ofRole = [within, ...descendants(within)].filter((e) => e !== row && e.role === fingerprint.role)
-    return namedFirst(ofRole, fingerprint.name, fingerprint.match)
+    return namedFirst(index, ofRole, fingerprint.name, fingerprint.match)
   }
   // Rows that show the text and hold such a control; of nested ones (a card's own little lists)
   // the innermost is the one meant.
@@ -104,18 +104,30 @@ function inRow(index: TreeIndex, fingerprint: Extract<Fingerprint, { by: 'inRow'
  * beside it: an unread or item count ("Inbox 4", "Projects (1)" once new mail arrives) is no
  * part of the name a person reads (docs/builder.md, "What a name is").
  */
-function namedFirst(elements: UiElement[], name: string, match: TextMatch | undefined): UiElement[] {
+function namedFirst(
+  index: TreeIndex,
+  elements: UiElement[],
+  name: string,
+  match: TextMatch | undefined,
+): UiElement[] {
   const whole = elements.filter((e) => matchesText(e.name, name, match))
   if (whole.length || (match ?? 'exact') !== 'exact') return whole
-  return elements.filter((e) => withCount(e.name, name))
+  return elements.filter((e) => withCount(index, e, name))
 }
 
-/** "Inbox 4", "Inbox (4)", "Inbox [4]", "4 Inbox": the name with a count before or after it. */
-function withCount(shown: string, name: string): boolean {
-  const text = collapse(shown)
+/** Where a bare number beside a name is a count: items of trees, tabs and menus (folders, tags). */
+const COUNTED = new Set<UiRole>(['tree', 'treeitem', 'tablist', 'tab', 'menu', 'menubar', 'menuitem'])
+
+/**
+ * "Inbox (4)", "Inbox [4]", and in a tree, tab or menu also "Inbox 4" or "4 Inbox": the name with
+ * a count before or after it. Elsewhere a bare number is part of the name ("Room 101", "Week 11").
+ */
+function withCount(index: TreeIndex, e: UiElement, name: string): boolean {
+  const text = collapse(e.name)
   const bare = collapse(name)
   if (!bare || text.length <= bare.length) return false
-  const count = /^[([]?\d{1,6}[)\]]?$/
+  const counted = COUNTED.has(e.role) || ancestors(index, e).some((a) => COUNTED.has(a.role))
+  const count = counted ? /^[([]?\d{1,6}[)\]]?$/ : /^[([]\d{1,6}[)\]]$/
   if (text.startsWith(`${bare} `)) return count.test(text.slice(bare.length + 1))
   if (text.endsWith(` ${bare}`)) return count.test(text.slice(0, -bare.length - 1))
   return false

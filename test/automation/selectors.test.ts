@@ -157,6 +157,10 @@ describe('a name with a count beside it', () => {
     expect(resolveSelector(words, sel({ by: 'role', role: 'link', name: 'Projects' })).status).toBe(
       'not-found',
     )
+    // Outside a tree, tab or menu a bare number is part of the name; one in brackets is a count.
+    const rooms = el('w', 'window', 'Rooms', [el('x', 'link', 'Room 101'), el('y', 'link', 'Kitchen (3)')])
+    expect(resolveSelector(rooms, sel({ by: 'role', role: 'link', name: 'Room' })).status).toBe('not-found')
+    expect(found(rooms, sel({ by: 'role', role: 'link', name: 'Kitchen' })).ref).toBe('y')
   })
 
   test('a control named so whole wins over one that only holds the name among its texts', () => {
