@@ -45,18 +45,13 @@ export function resolveSelector(root: UiElement, selector: Selector): Resolution
 }
 
 export function findMatches(index: TreeIndex, fingerprint: Fingerprint): UiElement[] {
-  const found = matchesOf(index, fingerprint)
-  const within = 'within' in fingerprint ? fingerprint.within : undefined
-  // A scope: only what sits inside an element of that role (the menu or dialog that opened).
-  return within ? found.filter((e) => ancestors(index, e).some((a) => a.role === within)) : found
-}
-
-function matchesOf(index: TreeIndex, fingerprint: Fingerprint): UiElement[] {
   switch (fingerprint.by) {
     case 'automationId':
       return byAutomationIds(index.root, fingerprint.ids)
     case 'role': {
-      const ofRole = index.all.filter((e) => e.role === fingerprint.role)
+      const ofRole = index.all.filter(
+        (e) => e.role === fingerprint.role && inScope(index, e, fingerprint.within),
+      )
       return namedFirst(index, ofRole, fingerprint.name, fingerprint.match)
     }
     case 'label':
@@ -74,16 +69,22 @@ function matchesOf(index: TreeIndex, fingerprint: Fingerprint): UiElement[] {
 
 const ROW_ROLES = new Set<UiRole>(['row', 'listitem', 'treeitem'])
 
+/** A scope: only what sits inside an element of that role (the menu or dialog that opened). */
+function inScope(index: TreeIndex, e: UiElement, within: UiRole | undefined): boolean {
+  return within === undefined || ancestors(index, e).some((a) => a.role === within)
+}
+
 /** The named controls inside the innermost rows that show the row text. */
 function inRow(index: TreeIndex, fingerprint: Extract<Fingerprint, { by: 'inRow' }>): UiElement[] {
   const rowMatch = fingerprint.rowMatch ?? 'contains'
-  const shows = (row: UiElement) =>
+  const showsWhole = (row: UiElement) =>
     [row, ...descendants(row)].some(
       (e) =>
         matchesText(e.name, fingerprint.rowText, rowMatch) ||
-        (rowMatch === 'exact' && withCount(index, e, fingerprint.rowText)) ||
         (e.value !== undefined && matchesText(e.value, fingerprint.rowText, rowMatch)),
     )
+  const counted = (row: UiElement) =>
+    rowMatch === 'exact' && [row, ...descendants(row)].some((e) => withCount(index, e, fingerprint.rowText))
   const targets = (row: UiElement) => {
     const within = fingerprint.column === undefined ? row : columnCell(index, row, fingerprint.column)
     if (!within) return []
@@ -92,7 +93,12 @@ function inRow(index: TreeIndex, fingerprint: Extract<Fingerprint, { by: 'inRow'
   }
   // Rows that show the text and hold such a control; of nested ones (a card's own little lists)
   // the innermost is the one meant.
-  const rows = index.all.filter((e) => ROW_ROLES.has(e.role) && shows(e) && targets(e).length > 0)
+  // A row showing the text whole wins over one showing it with a count beside it.
+  const candidates = index.all.filter(
+    (e) => ROW_ROLES.has(e.role) && inScope(index, e, fingerprint.within) && targets(e).length > 0,
+  )
+  const whole = candidates.filter(showsWhole)
+  const rows = whole.length ? whole : candidates.filter(counted)
   const innermost = rows.filter(
     (r) => !rows.some((other) => other !== r && ancestors(index, other).includes(r)),
   )
@@ -119,15 +125,17 @@ function namedFirst(
 const COUNTED = new Set<UiRole>(['tree', 'treeitem', 'tablist', 'tab', 'menu', 'menubar', 'menuitem'])
 
 /**
- * "Inbox (4)", "Inbox [4]", and in a tree, tab or menu also "Inbox 4" or "4 Inbox": the name with
- * a count before or after it. Elsewhere a bare number is part of the name ("Room 101", "Week 11").
+ * "Inbox (4)", "Inbox [4]", and in a tree, tab or menu also "Inbox 4" or "4 Inbox" (up to three
+ * digits): the name with a count before or after it. Elsewhere a bare number is part of the name
+ * ("Room 101", "Week 11"), and so is a longer one anywhere ("Archive 2024").
  */
 function withCount(index: TreeIndex, e: UiElement, name: string): boolean {
   const text = collapse(e.name)
   const bare = collapse(name)
   if (!bare || text.length <= bare.length) return false
   const counted = COUNTED.has(e.role) || ancestors(index, e).some((a) => COUNTED.has(a.role))
-  const count = counted ? /^[([]?\d{1,6}[)\]]?$/ : /^[([]\d{1,6}[)\]]$/
+  // Up to three digits: "Archive 2024" is a name, not a year's count.
+  const count = counted ? /^[([]?\d{1,3}[)\]]?$/ : /^[([]\d{1,6}[)\]]$/
   if (text.startsWith(`${bare} `)) return count.test(text.slice(bare.length + 1))
   if (text.endsWith(` ${bare}`)) return count.test(text.slice(0, -bare.length - 1))
   return false

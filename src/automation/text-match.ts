@@ -37,8 +37,12 @@ export function compilePattern(pattern: string): RegExp {
  */
 export function matchesText(actual: string, expected: string, mode: TextMatch = 'exact'): boolean {
   switch (mode) {
-    case 'exact':
-      return collapse(actual) === collapse(expected)
+    case 'exact': {
+      // A name that was only a glyph (an icon-only button saved as "\uf013") names nothing now:
+      // it never matches the nameless controls.
+      const wanted = collapse(expected)
+      return (wanted !== '' || expected.trim() === '') && collapse(actual) === wanted
+    }
     case 'same':
       return foldText(actual) === foldText(expected)
     case 'contains':

@@ -7,9 +7,11 @@ import { Bounds } from './elements.ts'
 
 /**
  * Bumped on any incompatible change; a mismatch closes the socket with CLOSE.PROTOCOL. Signed runs
- * (RunRequest.signature) kept it at 1: older agents ignore the field, newer ones require it.
+ * (RunRequest.signature) kept it at 1: older agents ignore the field, newer ones require it. 2:
+ * selectors may carry a `within` scope (docs/builder.md, "What a name is"), which an older agent
+ * would ignore and so could click a control of the same name outside the menu meant.
  */
-export const PROTOCOL_VERSION = 1
+export const PROTOCOL_VERSION = 2
 
 /** WebSocket close codes (4000–4999 are the application's). */
 export const CLOSE = {

@@ -161,6 +161,12 @@ describe('a name with a count beside it', () => {
     const rooms = el('w', 'window', 'Rooms', [el('x', 'link', 'Room 101'), el('y', 'link', 'Kitchen (3)')])
     expect(resolveSelector(rooms, sel({ by: 'role', role: 'link', name: 'Room' })).status).toBe('not-found')
     expect(found(rooms, sel({ by: 'role', role: 'link', name: 'Kitchen' })).ref).toBe('y')
+    // Four digits are a name even in a tree: "Archive 2024" is not the folder "Archive".
+    const years = tree(folder('a', 'Archive', '2024'), folder('b', 'Projects', '7'))
+    expect(resolveSelector(years, sel({ by: 'role', role: 'link', name: 'Archive' })).status).toBe(
+      'not-found',
+    )
+    expect(found(years, sel({ ...row, rowText: 'Projects', name: 'Projects' })).ref).toBe('b')
   })
 
   test('a control named so whole wins over one that only holds the name among its texts', () => {
@@ -169,6 +175,43 @@ describe('a name with a count beside it', () => {
     expect(
       resolveSelector(root, sel({ by: 'role', role: 'link', name: 'Suppl', match: 'exact' })).status,
     ).toBe('not-found')
+  })
+})
+
+describe('a scope and names drawn as glyphs', () => {
+  const el = (ref: string, role: UiElement['role'], name: string, children: UiElement[] = []): UiElement => ({
+    ref,
+    role,
+    name,
+    states: [],
+    children,
+  })
+
+  test('a scope narrows before names are compared: a count inside the menu is found beside a whole name outside', () => {
+    const root = el('w', 'window', 'Mail', [
+      el('t', 'tree', '', [el('ti', 'treeitem', 'Suppliers', [el('side', 'link', 'Suppliers')])]),
+      el('m', 'menu', 'Move to', [
+        el('li', 'listitem', 'Suppliers (2)', [el('pick', 'link', 'Suppliers (2)')]),
+      ]),
+    ])
+    expect(found(root, sel({ by: 'role', role: 'link', name: 'Suppliers', within: 'menu' })).ref).toBe('pick')
+    expect(found(root, sel({ by: 'role', role: 'link', name: 'Suppliers' })).ref).toBe('side')
+    const inRow = {
+      by: 'inRow',
+      rowText: 'Suppliers',
+      rowMatch: 'exact',
+      role: 'link',
+      name: 'Suppliers',
+    } as const
+    expect(found(root, sel({ ...inRow, within: 'menu' })).ref).toBe('pick')
+  })
+
+  test('a name saved as a glyph alone never matches the nameless controls', () => {
+    const root = el('w', 'window', 'Mail', [el('trash', 'button', ''), el('cog', 'button', 'Settings')])
+    expect(resolveSelector(root, sel({ by: 'role', role: 'button', name: '\uf013' })).status).toBe(
+      'not-found',
+    )
+    expect(found(root, sel({ by: 'role', role: 'button', name: '\uf013 Settings' })).ref).toBe('cog')
   })
 })
 

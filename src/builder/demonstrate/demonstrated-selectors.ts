@@ -7,6 +7,7 @@
 
 import { ancestors, descendants, indexTree } from '../../automation/element-tree.ts'
 import { renderSelector, resolveSelector } from '../../automation/selectors.ts'
+import { collapse } from '../../automation/text-match.ts'
 import type { Fingerprint, Selector } from '../../protocol/automation.ts'
 import type { UiElement, UiRole } from '../../protocol/elements.ts'
 import { escapeRegex } from '../generalise.ts'
@@ -95,7 +96,8 @@ function byOwnName(
   values: SampleValue[],
   layer: UiRole | undefined,
 ): Generalised | undefined {
-  const value = values.find((v) => v.value.trim() !== '' && v.value.trim() === element.name.trim())
+  const fold = (text: string) => collapse(text).toLowerCase()
+  const value = values.find((v) => fold(v.value) !== '' && fold(v.value) === fold(element.name))
   if (!value || !layer) return undefined
   const fingerprint: Fingerprint = {
     by: 'role',

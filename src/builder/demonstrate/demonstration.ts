@@ -316,7 +316,7 @@ function selectorFor(act: Act, label: string, ctx: StepContext): Selector {
  * Never silently wrong: a click on something named exactly by a sample value ("Suppliers", the
  * sample's folder) whose selector could not be made to follow the caller's value (another of the
  * same name on the screen, a position only) would do every call with the sample's value. The
- * build stops saying so instead (docs/builder.md, "Demonstrations").
+ * build stops saying so instead (docs/builder.md, "Forms as people use them").
  */
 function boundToSample(name: string, values: { path: string; value: string }[]): void {
   const shown = collapse(name).toLowerCase()

@@ -151,16 +151,21 @@ const NAMING = new Set(stems('title subject name headline heading titles subject
  * row must hold exactly one link, in the same cell; else undefined.
  */
 export function namingLink(c: Found, key: string): RowMapping | undefined {
-  if (c.kind !== 'table' || !stems(key).some((w) => NAMING.has(w))) return undefined
+  // Every word of the key names ("titles"; not "senderNames": the sender is no record's name).
+  const words = stems(key)
+  if (c.kind !== 'table' || !words.length || !words.every((w) => NAMING.has(w))) return undefined
   let found: string | undefined
+  const texts = new Set<string>()
   for (const item of c.items) {
     const links = partsShown(c, item).filter((p) => p.part.role === 'link' && p.text !== '')
     if (links.length !== 1) return undefined
     const part = JSON.stringify(links[0]!.part)
     if (found !== undefined && part !== found) return undefined
     found = part
+    texts.add(norm(links[0]!.text))
   }
-  if (!found) return undefined
+  // Each record's own link names it: the same link on every row (an author's) names none.
+  if (!found || texts.size < c.items.length) return undefined
   const name = camelKey(key)
   return { parts: { [name]: JSON.parse(found) as RowPart }, pluck: name }
 }

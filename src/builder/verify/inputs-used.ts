@@ -55,8 +55,7 @@ function fixedTexts(automation: Automation): Set<string> {
     if (typeof node === 'string') {
       if (['value', 'name', 'rowText', 'text', 'label'].includes(key)) out.add(node.trim().toLowerCase())
     } else if (Array.isArray(node)) for (const item of node) visit(item, key)
-    else if (node && typeof node === 'object')
-      for (const [k, v] of Object.entries(node)) if (k !== 'signIn') visit(v, k)
+    else if (node && typeof node === 'object') for (const [k, v] of Object.entries(node)) visit(v, k)
   }
   visit(automation.steps)
   visit(automation.scenarios)

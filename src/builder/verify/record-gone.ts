@@ -1,11 +1,11 @@
 // A replay that cannot find the sample's own record because the sample's send took it away
-// (docs/builder.md, "Verify"): moving a message to a folder, archiving a ticket, or anything
+// (docs/builder.md, "Forms as people use them"): moving a message to a folder, archiving a ticket, or anything
 // that takes the record out of the list where it was found. The replay stops before the submit,
 // but the record was picked earlier, by the sample's value; after the sample's own run it is
 // shown nowhere on that screen. The steps from the pick on were checked where the sample's own
 // run went through them; the rest is checked on the screen the send produced, as always.
 import type { Automation } from '../../protocol/automation.ts'
-import type { UiElement } from '../../protocol/elements.ts'
+import type { Snapshot, UiElement } from '../../protocol/elements.ts'
 import type { RunOutcome, StepRecord } from '../../protocol/messages.ts'
 import type { BuildSession } from '../session.ts'
 
@@ -16,26 +16,40 @@ export async function recordGone(
   run: RunOutcome & { steps?: StepRecord[] },
   input: Record<string, unknown>,
   submitIndex: number,
+  after: Snapshot,
 ): Promise<{ step: string; value: string } | undefined> {
   // A lookup or list takes nothing away: a record it cannot find again is a failure.
   if (run.error?.code !== 'ELEMENT_NOT_FOUND' || session.request.route?.method === 'GET') return undefined
   const failed = run.steps?.find((s) => s.status === 'FAILED')
   if (!failed) return undefined
-  // The step by its name (the sign-in's steps, run when its form shows, count in the order too).
-  const index = automation.steps.findIndex((s) => s.name === failed.flowName)
+  // The step by its name (the sign-in's steps, run when its form shows, count in the order too),
+  // which must be the steps' only one of that name and the first to pick by a caller's value:
+  // the pick of the record, not a choice made once it is open.
+  const named = automation.steps.flatMap((s, i) => (s.name === failed.flowName ? [i] : []))
+  const index = named.length === 1 ? named[0]! : -1
   const step = automation.steps[index]
   if (!step || index <= 0 || index >= submitIndex) return undefined
   if (!('target' in step) || !step.target) return undefined
+  const firstPick = automation.steps.findIndex(
+    (s) => 'target' in s && !!s.target && TEMPLATE.test(JSON.stringify(s.target)),
+  )
+  if (firstPick !== index) return undefined
   const values = [...JSON.stringify(step.target).matchAll(/\{\{\s*([A-Za-z_][\w.]*)\s*\}\}/g)]
     .map((m) => valueAt(input, m[1]!))
     .filter((v): v is string => v !== undefined && v.trim().length >= 3)
   if (!values.length) return undefined
   const screen = await session.snapshot().catch(() => undefined)
   if (!screen) return undefined
-  const shown = texts(screen.root).join('\n').toLowerCase()
-  const value = values.find((v) => !shown.includes(v.trim().toLowerCase()))
+  // Gone from the screen the replay stopped on, and from the one the sample's own send ended on.
+  const shownNow = texts(screen.root).join('\n').toLowerCase()
+  const shownAfter = texts(after.root).join('\n').toLowerCase()
+  const value = values.find(
+    (v) => !shownNow.includes(v.trim().toLowerCase()) && !shownAfter.includes(v.trim().toLowerCase()),
+  )
   return value === undefined ? undefined : { step: step.name, value }
 }
+
+const TEMPLATE = /\{\{\s*[A-Za-z_][\w.]*\s*\}\}/
 
 function valueAt(input: Record<string, unknown>, path: string): string | undefined {
   let at: unknown = input

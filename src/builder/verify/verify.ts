@@ -128,7 +128,7 @@ async function checkOnce(
   const end = Math.min(sendIndex, submitIndex)
   const before = await runOnce(session, upTo(automation, end), input)
   if (before.status === 'failed') {
-    const gone = await recordGone(session, automation, before, input, end)
+    const gone = await recordGone(session, automation, before, input, end, after)
     if (!gone) return before
     session.progress(
       'verify',

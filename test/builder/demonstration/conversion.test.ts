@@ -390,6 +390,16 @@ describe('a demonstration becomes steps', () => {
     )
     expect(demo.path.at(-1)).toMatchObject({ kind: 'select', value: '{{parent}}' })
     expect(demo.submit.name).toBe('Click “Save”')
+    // The press, then the tree's own "Suppliers" (there before the press): no choice of the list.
+    const beside = new RecordingKit([form, listed, done])
+      .type(0, 'textbox', 'Folder name', 'Quotes')
+      .click(0, 'combobox', 'Parent folder')
+      .click(1, 'link', (e: UiElement) => e.bounds?.x === 20)
+      .click(1, 'button', 'Save')
+    // It stays a click on the tree's link, which the list's "Suppliers" makes ambiguous: refused.
+    expect(() =>
+      readDemonstration(beside.recording(), request(input, { prompt: 'Create a folder under a parent' })),
+    ).toThrow('the sample’s parent')
     // The same pick without the press first: a link clicked by the sample's value that only its
     // position tells apart from the tree's.
     const alone = new RecordingKit([form, listed, done])

@@ -74,5 +74,14 @@ describe('a list of names reads each row’s one link', () => {
     ])
     const [messages] = expectedReads(context(one), { messages: { $type: 'array' } }).steps
     expect((messages as { pluck?: string }).pluck).toBeUndefined()
+    // "senderNames" asks for no record's name; one link shared by every row names none.
+    const [senders] = expectedReads(context(one), { senderNames: { $type: 'array' } }).steps
+    expect((senders as { pluck?: string }).pluck).toBeUndefined()
+    const shared = screen([
+      message('Northwind Supplies', '2025-02-20 09:00', 'Price list', ['Reply']),
+      message('Becker Logistics', '2025-02-24 10:30', 'New pallet rates', ['Reply']),
+    ])
+    const [replies] = expectedReads(context(shared), { subjects: { $type: 'array' } }).steps
+    expect((replies as { pluck?: string }).pluck).toBeUndefined()
   })
 })

@@ -231,7 +231,7 @@ export function installRecorder(binding: string, roleMap: Record<string, string>
   }
   // A drop-down whose page cancels its press draws its own list of options instead of the
   // browser's (so a person picks from that list): the press is reported as a click, which the
-  // builder pairs with the pick that follows (docs/builder.md, "Demonstrations").
+  // builder pairs with the pick that follows (docs/builder.md, "Forms as people use them").
   const onPress = (event: Event) => {
     const el = origin(event)?.closest?.('select')
     if (!event.isTrusted || !el) return
