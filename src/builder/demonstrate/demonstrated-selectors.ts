@@ -54,7 +54,9 @@ export function generaliseSelector(
     for (const p of made.paths) if (!paths.includes(p)) paths.push(p)
     literal ??= made.literal
   }
-  const layer = ancestors(indexTree(root), element).find((a) => LAYERS.has(a.role))?.role
+  // The outermost such layer: a menu inside a toolbar may be redrawn (its role gone once the
+  // list it opened shows), while the toolbar stays.
+  const layer = ancestors(indexTree(root), element).findLast((a) => LAYERS.has(a.role))?.role
   if (paths.length === 0) return byOwnName(selector, root, element, values, layer) ?? { selector, paths }
   const fingerprints = out.filter((f) => f.by !== 'path' && (f.by !== 'automationId' || templated(f)))
   const scope = scopeOf(values.filter((v) => paths.includes(v.path)))
@@ -112,8 +114,11 @@ function byOwnName(
     : undefined
 }
 
-/** Layers that open over a screen: what is picked in one is sought in one. */
-const LAYERS = new Set<UiRole>(['menu', 'dialog', 'alertdialog', 'listbox'])
+/**
+ * Layers that open over a screen, and the bars whose menus open from them: what is picked in one
+ * is sought in one.
+ */
+const LAYERS = new Set<UiRole>(['menu', 'dialog', 'alertdialog', 'listbox', 'toolbar', 'menubar'])
 
 const ROWS = new Set<UiRole>(['row', 'listitem', 'treeitem'])
 

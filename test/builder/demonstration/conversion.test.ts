@@ -447,6 +447,18 @@ describe('a demonstration becomes steps', () => {
     )
     const step = picked.path.at(-1) as Extract<Step, { kind: 'click' }>
     expect(step.target.fingerprints[0]).toMatchObject({ name: '{{parent}}', within: 'menu' })
+    // A menu that opens from a toolbar: sought in the toolbar, which stays when the menu is redrawn.
+    const bar = screen(tree, name, save, el('toolbar', 'Actions', 160, [menu.root.children.at(-1)!], 400))
+    const fromBar = new RecordingKit([form, bar, done])
+      .type(0, 'textbox', 'Folder name', 'Quotes')
+      .click(1, 'link', inList)
+      .click(1, 'button', 'Save')
+    const inBar = readDemonstration(
+      fromBar.recording(),
+      request(input, { prompt: 'Create a folder under a parent' }),
+    )
+    const barStep = inBar.path.at(-1) as Extract<Step, { kind: 'click' }>
+    expect(barStep.target.fingerprints[0]).toMatchObject({ name: '{{parent}}', within: 'toolbar' })
   })
 
   test('a value only like a sample value is asked about, and the answer decides', async () => {
