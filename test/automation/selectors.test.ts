@@ -127,14 +127,16 @@ describe('resolveSelector on the recorded CRM', () => {
   })
 })
 
+/** An element of a hand-made tree: the roles and names a selector reads, nothing else. */
+const el = (ref: string, role: UiElement['role'], name: string, children: UiElement[] = []): UiElement => ({
+  ref,
+  role,
+  name,
+  states: [],
+  children,
+})
+
 describe('a name with a count beside it', () => {
-  const el = (ref: string, role: UiElement['role'], name: string, children: UiElement[] = []): UiElement => ({
-    ref,
-    role,
-    name,
-    states: [],
-    children,
-  })
   const folder = (ref: string, name: string, count?: string) => {
     const shown = count ? `${name} ${count}` : name
     return el(`${ref}i`, 'treeitem', shown, [el(ref, 'link', shown)])
@@ -179,14 +181,6 @@ describe('a name with a count beside it', () => {
 })
 
 describe('a scope and names drawn as glyphs', () => {
-  const el = (ref: string, role: UiElement['role'], name: string, children: UiElement[] = []): UiElement => ({
-    ref,
-    role,
-    name,
-    states: [],
-    children,
-  })
-
   test('a scope narrows before names are compared: a count inside the menu is found beside a whole name outside', () => {
     const root = el('w', 'window', 'Mail', [
       el('t', 'tree', '', [el('ti', 'treeitem', 'Suppliers', [el('side', 'link', 'Suppliers')])]),

@@ -4,6 +4,8 @@
 // but the record was picked earlier, by the sample's value; after the sample's own run it is
 // shown nowhere on that screen. The steps from the pick on were checked where the sample's own
 // run went through them; the rest is checked on the screen the send produced, as always.
+import { indexTree } from '../../automation/element-tree.ts'
+import { renderTemplate } from '../../automation/templates.ts'
 import type { Automation } from '../../protocol/automation.ts'
 import type { Snapshot, UiElement } from '../../protocol/elements.ts'
 import type { RunOutcome, StepRecord } from '../../protocol/messages.ts'
@@ -31,33 +33,39 @@ export async function recordGone(
   if (!step || index <= 0 || index >= submitIndex) return undefined
   if (!('target' in step) || !step.target) return undefined
   const firstPick = automation.steps.findIndex(
-    (s) => 'target' in s && !!s.target && TEMPLATE.test(JSON.stringify(s.target)),
+    (s) => 'target' in s && !!s.target && !!JSON.stringify(s.target).match(TEMPLATES),
   )
   if (firstPick !== index) return undefined
-  const values = [...JSON.stringify(step.target).matchAll(/\{\{\s*([A-Za-z_][\w.]*)\s*\}\}/g)]
-    .map((m) => valueAt(input, m[1]!))
-    .filter((v): v is string => v !== undefined && v.trim().length >= 3)
+  const values = (JSON.stringify(step.target).match(TEMPLATES) ?? [])
+    .map((template) => rendered(template, input))
+    .filter((v) => v.trim().length >= 3)
   if (!values.length) return undefined
   const screen = await session.snapshot().catch(() => undefined)
   if (!screen) return undefined
   // Gone from the screen the replay stopped on, and from the one the sample's own send ended on.
-  const shownNow = texts(screen.root).join('\n').toLowerCase()
-  const shownAfter = texts(after.root).join('\n').toLowerCase()
+  const shownNow = texts(screen.root)
+  const shownAfter = texts(after.root)
   const value = values.find(
     (v) => !shownNow.includes(v.trim().toLowerCase()) && !shownAfter.includes(v.trim().toLowerCase()),
   )
   return value === undefined ? undefined : { step: step.name, value }
 }
 
-const TEMPLATE = /\{\{\s*[A-Za-z_][\w.]*\s*\}\}/
+const TEMPLATES = /\{\{\s*[A-Za-z_][\w.]*\s*\}\}/g
 
-function valueAt(input: Record<string, unknown>, path: string): string | undefined {
-  let at: unknown = input
-  for (const key of path.split('.'))
-    at = at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined
-  return typeof at === 'string' || typeof at === 'number' ? String(at) : undefined
+/** The caller's value a template names, or '' where the input has none. */
+function rendered(template: string, input: Record<string, unknown>): string {
+  try {
+    return renderTemplate(template, input)
+  } catch {
+    return ''
+  }
 }
 
-function texts(e: UiElement): string[] {
-  return [e.name, e.value ?? '', ...e.children.flatMap(texts)]
+/** Every name and value on a screen, as one lower-case text. */
+function texts(root: UiElement): string {
+  return indexTree(root)
+    .all.flatMap((e) => [e.name, e.value ?? ''])
+    .join('\n')
+    .toLowerCase()
 }

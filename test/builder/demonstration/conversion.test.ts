@@ -36,6 +36,31 @@ const noDesktop = new Proxy({} as DesktopPort, {
   },
 })
 
+/** Hand-made screens of one app: elements with boxes (rows 24 px high), each window a tab. */
+function drawnScreens() {
+  let ref = 0
+  const el = (
+    role: UiElement['role'],
+    name: string,
+    y: number,
+    children: UiElement[] = [],
+    x = 20,
+  ): UiElement => ({
+    ref: `e${++ref}`,
+    role,
+    name,
+    states: [],
+    children,
+    bounds: { x, y, width: 200, height: 24 },
+  })
+  const screen = (title: string, app: string, url: string, ...children: UiElement[]): Snapshot => ({
+    window: { id: 'w', title, app, kind: 'tab', url },
+    root: { ref: `r${++ref}`, role: 'window', name: title, states: [], children },
+    capturedAt: '2025-01-01T10:00:00.000Z',
+  })
+  return { el, screen }
+}
+
 describe('a demonstration becomes steps', () => {
   test('a person quicker than the recorder: typing into a dialog the recorder had not read yet goes into the dialog’s box', async () => {
     const [contacts, dialog, added] = await Promise.all([
@@ -246,27 +271,10 @@ describe('a demonstration becomes steps', () => {
   })
 
   test('a styled drop-down chosen by two clicks is a choice; a save pressed after a search is the submit', () => {
-    let ref = 0
-    const el = (
-      role: UiElement['role'],
-      name: string,
-      y: number,
-      children: UiElement[] = [],
-      x = 20,
-    ): UiElement => ({
-      ref: `e${++ref}`,
-      role,
-      name,
-      states: [],
-      children,
-      bounds: { x, y, width: 200, height: 24 },
-    })
+    const { el, screen: page } = drawnScreens()
     const withValue = (value: string, e: UiElement): UiElement => ({ ...e, value })
-    const screen = (title: string, url: string, ...children: UiElement[]): Snapshot => ({
-      window: { id: 'w', title, app: 'http://helpdesk.test', kind: 'tab', url },
-      root: { ref: `r${++ref}`, role: 'window', name: title, states: [], children },
-      capturedAt: '2025-01-01T10:00:00.000Z',
-    })
+    const screen = (title: string, url: string, ...children: UiElement[]) =>
+      page(title, 'http://helpdesk.test', url, ...children)
     const search = el('textbox', 'Search Tickets...', 4, [], 800)
     const home = screen('At a glance', 'http://helpdesk.test/', search)
     const ticket = screen(
@@ -335,32 +343,9 @@ describe('a demonstration becomes steps', () => {
   })
 
   test('a native drop-down whose page lists the options itself: the press and the pick are a choice; a pick by a name shown twice fails', () => {
-    let ref = 0
-    const el = (
-      role: UiElement['role'],
-      name: string,
-      y: number,
-      children: UiElement[] = [],
-      x = 20,
-    ): UiElement => ({
-      ref: `p${++ref}`,
-      role,
-      name,
-      states: [],
-      children,
-      bounds: { x, y, width: 200, height: 24 },
-    })
-    const screen = (...children: UiElement[]): Snapshot => ({
-      window: {
-        id: 'w',
-        title: 'Folders',
-        app: 'http://mail.test',
-        kind: 'tab',
-        url: 'http://mail.test/?_task=settings',
-      },
-      root: { ref: `r${++ref}`, role: 'window', name: 'Folders', states: [], children },
-      capturedAt: '2025-01-01T10:00:00.000Z',
-    })
+    const { el, screen: page } = drawnScreens()
+    const screen = (...children: UiElement[]) =>
+      page('Folders', 'http://mail.test', 'http://mail.test/?_task=settings', ...children)
     // The folder list on the left shows "Suppliers" too, as a tree item's link.
     const tree = el('tree', '', 40, [el('treeitem', 'Suppliers', 40, [el('link', 'Suppliers', 40)])])
     const name = el('textbox', 'Folder name', 100, [], 400)
