@@ -74,13 +74,20 @@ export function toAct(recording: Recording, action: RecordedAction, i: number): 
     ...Array.from({ length: end - action.before + 1 }, (_, k) => action.before + k),
     ...Array.from({ length: action.before }, (_, k) => action.before - 1 - k),
   ]
-  for (const n of action.target ? order : []) {
-    const found = locate(at(n), action.target!, true)
-    if (found) {
-      ;[before, element] = [at(n), found]
-      break
+  // A control named like the target and lying under its point wins over one named so elsewhere:
+  // a menu drawn over the page names its item like a link beside it (a folder "Suppliers" in the
+  // tree and in the "Move to" menu), and the screen read before the menu drew holds only the link.
+  const search = (strict: boolean) => {
+    for (const n of action.target ? order : []) {
+      const found = locate(at(n), action.target!, true, strict)
+      if (found) {
+        ;[before, element] = [at(n), found]
+        return
+      }
     }
   }
+  search(true)
+  if (!element) search(false)
   if (action.target && !element) element = locate(before, action.target, false)
   const secret =
     action.secret === true || action.target?.inputType === 'password' || element?.inputType === 'password'
@@ -99,6 +106,7 @@ function locate(
   snapshot: Snapshot,
   target: NonNullable<RecordedAction['target']>,
   sameRole: boolean,
+  underPoint = false,
 ): UiElement | undefined {
   const all = indexTree(snapshot.root).all
   const point = target.point
@@ -111,12 +119,15 @@ function locate(
     point.y <= e.bounds.y + e.bounds.height
   const area = (e: UiElement) => (e.bounds ? e.bounds.width * e.bounds.height : Number.POSITIVE_INFINITY)
   const pick = (found: UiElement[]) =>
-    found.length === 1 ? found[0] : found.filter(at).sort((a, b) => area(a) - area(b))[0]
+    found.length === 1 && !(underPoint && point)
+      ? found[0]
+      : found.filter(at).sort((a, b) => area(a) - area(b))[0]
   const name = collapse(target.name)
   if (name) {
     const named = pick(all.filter((e) => e.role === target.role && collapse(e.name) === name))
     if (named) return named
   }
+  if (underPoint) return undefined
   if (target.automationId) {
     const byId = pick(all.filter((e) => e.automationId === target.automationId))
     if (byId) return byId

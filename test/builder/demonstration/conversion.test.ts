@@ -432,6 +432,17 @@ describe('a demonstration becomes steps', () => {
     )
     const step = picked.path.at(-1) as Extract<Step, { kind: 'click' }>
     expect(step.target.fingerprints[0]).toMatchObject({ name: '{{parent}}', within: 'menu' })
+    // The same pick made before the recorder read the menu: the screen it is reported on holds
+    // only the tree's "Suppliers", but the click was in the menu, which a later screen shows.
+    const quick = new RecordingKit([form, menu, done])
+      .type(0, 'textbox', 'Folder name', 'Quotes')
+      .clickAhead(0, 1, 'link', inList)
+      .click(1, 'button', 'Save')
+    const quickPick = readDemonstration(
+      quick.recording(),
+      request(input, { prompt: 'Create a folder under a parent' }),
+    ).path.at(-1) as Extract<Step, { kind: 'click' }>
+    expect(quickPick.target.fingerprints[0]).toMatchObject({ name: '{{parent}}', within: 'menu' })
     // A menu that opens from a toolbar: sought in the toolbar, which stays when the menu is redrawn.
     const bar = screen(tree, name, save, el('toolbar', 'Actions', 160, [menu.root.children.at(-1)!], 400))
     const fromBar = new RecordingKit([form, bar, done])

@@ -55,6 +55,14 @@ export class RecordingKit {
     return this.add(on, { kind: 'click', target: targetIn(this.snapshots[on]!, role, name) })
   }
 
+  /**
+   * A click on a control of screen `seen` that the recorder reports as made on the earlier screen
+   * `on`: a person quicker than the recorder, clicking in a menu before its screen was read.
+   */
+  clickAhead(on: number, seen: number, role: UiRole, name: Where): this {
+    return this.add(on, { kind: 'click', target: targetIn(this.snapshots[seen]!, role, name) })
+  }
+
   /** Typing gives one event per change: each value in turn, the last one what the field ends with. */
   type(on: number, role: UiRole, name: Where, ...values: string[]): this {
     const target = targetIn(this.snapshots[on]!, role, name)
