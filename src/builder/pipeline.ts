@@ -56,12 +56,17 @@ export async function firstBuild(session: BuildSession): Promise<BuildResult> {
   else {
     // A screen none of whose fields takes a value of the sample was the wrong one after all:
     // rather than fail, ask to be shown (docs/builder.md, "Evidence or a question").
-    const pages = await fillSample(session, way.explored!.snapshot, way.fillLeaves, leaves).catch(
-      (error: unknown) => {
-        if (error instanceof BuildFailure && error.code === 'FIELD_NOT_MAPPED') return error
-        throw error
-      },
-    )
+    const explored = way.explored!
+    const pages = await fillSample(
+      session,
+      explored.snapshot,
+      way.fillLeaves,
+      leaves,
+      explored.navigation,
+    ).catch((error: unknown) => {
+      if (error instanceof BuildFailure && error.code === 'FIELD_NOT_MAPPED') return error
+      throw error
+    })
     if (pages instanceof BuildFailure) return showWhenLost(session, shown, pages)
     sent = await submitForm(session, pages, reading)
   }

@@ -7,6 +7,7 @@ import type { AppSpec } from '../../protocol/automation.ts'
 import type { Snapshot, UiElement } from '../../protocol/elements.ts'
 import type { InputLeaf } from '../input-leaves.ts'
 import type { PromptReading } from '../locate/prompt.ts'
+import { screenFitness } from '../map/field-scores.ts'
 import { actionElements, readControls } from '../screen.ts'
 import { designSelector } from '../selector-design.ts'
 import { actionOf } from '../words.ts'
@@ -28,6 +29,7 @@ const MAX_PAGES_EXPLORED = 5
 const PAGER = /^(next( page)?|older( entries| posts)?|more results|›|»|>|→)$/i
 const ROWS = new Set(['row', 'listitem'])
 const DELETE = actionOf('delete')
+const FIELD = new Set(['textbox', 'combobox', 'spinbutton', 'listbox'])
 
 export interface Candidate {
   path: Move[]
@@ -93,6 +95,7 @@ export class Frontier {
     const seenKey = (e: UiElement) => scope + actionKey(e)
     const here = new Set(actionElements(snapshot.root).map(seenKey))
     this.addMenuItems(path, here, menus)
+    this.addFoldedSections(path, here, menus)
     const screen = this.read(snapshot, here, seenKey)
     this.addNextPage(screen, path)
     this.addTabs(screen, path, known)
@@ -121,6 +124,30 @@ export class Frontier {
         }
         this.push([...path, menu], move, score * 0.8 ** depth(path), here)
       }
+    }
+  }
+
+  /**
+   * A folded section (a collapsed "Tags" panel beside the editor) that showed fields taking more
+   * of the sample's values when peeked into: unfolding it is as likely a way as a form's tab.
+   */
+  private addFoldedSections(path: Move[], here: Set<string>, menus: PeekedMenu[]): void {
+    for (const { menu, open, folded } of menus) {
+      if (!folded) continue
+      const fit = (root: UiElement) => screenFitness(this.leaves, readControls(root))
+      if (fit(open) <= fit(folded)) continue
+      const before = new Set(
+        indexOf(folded)
+          .all.filter((e) => FIELD.has(e.role))
+          .map(actionKey),
+      )
+      const field = indexOf(open).all.find(
+        (e) =>
+          FIELD.has(e.role) && !before.has(actionKey(e)) && readControls(open).some((c) => c.element === e),
+      )
+      if (!field) continue
+      const unfolds = designSelector(open, field, `the “${field.name || menu.label}” field`)
+      this.push(path, { ...menu, opensMenu: false, unfolds }, 1.5 * 0.8 ** depth(path), here)
     }
   }
 

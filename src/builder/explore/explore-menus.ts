@@ -17,6 +17,8 @@ export interface PeekedMenu {
   /** The screen with the menu open, and the menu's items on it. */
   open: UiElement
   items: UiElement[]
+  /** The screen before it was opened, when opening it showed fields: a folded section of a form. */
+  folded?: UiElement
 }
 
 /** Menus opened to look at their items on one screen; the rest are left closed. */
@@ -25,6 +27,8 @@ const MAX_MENUS = 10
 const MAX_DISCLOSURES = 4
 const DISCLOSURES = new Set(['button', 'link', 'menuitem'])
 const ITEM_ROLES = new Set(['button', 'link', 'menuitem', 'tab', 'treeitem'])
+/** Fields a folded section of a form shows when unfolded. */
+const SECTION_FIELDS = new Set(['textbox', 'combobox', 'spinbutton', 'listbox', 'checkbox', 'radio'])
 
 /** A link to another page (not "#", not a script): following it is a move, not a peek. */
 function goesElsewhere(e: UiElement): boolean {
@@ -112,7 +116,11 @@ export async function peekMenus(
         appeared(current.root, open.root).filter(
           (e) => ITEM_ROLES.has(e.role) && e.name.trim() !== '' && e.name !== element.name,
         )
-    peeked.push({ menu, open: open.root, items })
+    // A drop-down that shows fields rather than actions is a folded section of a form.
+    const fields = menus.includes(element)
+      ? []
+      : appeared(current.root, open.root).filter((e) => SECTION_FIELDS.has(e.role))
+    peeked.push({ menu, open: open.root, items, ...(fields.length ? { folded: current.root } : {}) })
     await session.desktop('Closing a menu', () =>
       session.port.act(session.windowId, { kind: 'keys', keys: 'Escape' }),
     )

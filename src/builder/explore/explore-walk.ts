@@ -1,5 +1,6 @@
 // How exploring moves through the app: a path of moves replayed from a fresh launch (as a run
 // replays it after its launch step), and the path written as the click steps a run performs.
+import { resolveSelector } from '../../automation/index.ts'
 import type { AppSpec, Selector, Step } from '../../protocol/automation.ts'
 import type { Snapshot } from '../../protocol/elements.ts'
 import { performStep } from '../observe/observe.ts'
@@ -13,6 +14,13 @@ export interface Move {
   pager?: boolean
   /** Opens a menu of the menu bar, on the way to one of its items (not counted as depth). */
   opensMenu?: boolean
+  /**
+   * Unfolds a folded section of the form (a collapsed "Tags" panel): the section's first field.
+   * The click is made only while that field is hidden, since an app may keep a section open from
+   * one visit to the next and a second click would fold it again (docs/builder.md, "Forms as
+   * people use them").
+   */
+  unfolds?: Selector
 }
 
 /** Resets the app (launch), signs in if asked, and replays the moves, waiting for each screen to settle. */
@@ -27,6 +35,7 @@ export async function goTo(
   let snapshot = prelude.length ? await replaySignIn(session, prelude) : await session.snapshot()
   if (start.length) snapshot = await walk(session, start, snapshot)
   for (const move of path) {
+    if (move.unfolds && resolveSelector(snapshot.root, move.unfolds).status !== 'not-found') continue
     await session.act(move.selector, { kind: 'click' }, session.scope(session.request.sample.input))
     snapshot = await session.settle(snapshot.root)
   }
@@ -61,11 +70,19 @@ export function depth(path: Move[]): number {
  */
 export function foldPages(path: Move[]): Step[] {
   const steps: Step[] = []
-  const click = (m: Move): Step => ({
-    kind: 'click',
-    name: m.opensMenu ? `Open the “${m.label}” menu` : `Click “${m.label}”`,
-    target: m.selector,
-  })
+  const click = (m: Move): Step =>
+    m.unfolds
+      ? {
+          kind: 'click',
+          name: `Unfold the “${m.label}” section`,
+          target: m.selector,
+          onlyIf: { kind: 'disappears', target: m.unfolds },
+        }
+      : {
+          kind: 'click',
+          name: m.opensMenu ? `Open the “${m.label}” menu` : `Click “${m.label}”`,
+          target: m.selector,
+        }
   let pagers: Move[] = []
   for (const m of path) {
     if (m.pager) {

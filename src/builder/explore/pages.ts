@@ -6,14 +6,15 @@ import type { Snapshot, UiElement } from '../../protocol/elements.ts'
 import type { InputLeaf } from '../input-leaves.ts'
 import { readPrompt } from '../locate/prompt.ts'
 import { assignFields } from '../map/field-scores.ts'
-import { openInlineEditors } from '../map/inline-editors.ts'
+import { invitations, openInlineEditors } from '../map/inline-editors.ts'
 import { type FieldStep, mapFields } from '../map/map-fields.ts'
 import { performStep } from '../observe/observe.ts'
+import { counterpart } from '../observe/ui-diff.ts'
 import { readControls } from '../screen.ts'
 import { designSelector } from '../selector-design.ts'
 import type { BuildSession } from '../session.ts'
 import { actionOf, stems } from '../words.ts'
-import { isSearchBox } from './explore-moves.ts'
+import { indexOf, isSearchBox } from './explore-moves.ts'
 
 const MAX_PAGES = 5
 const NEXT = new Set(stems('next continue forward proceed'))
@@ -54,7 +55,11 @@ export async function fillPages(
   session: BuildSession,
   first: Snapshot,
   leaves: InputLeaf[],
+  /** Values the way to the form already used (the row it was opened from): never asked about. */
+  used: readonly InputLeaf[] = [],
 ): Promise<FilledPages> {
+  const mapHere: typeof mapFields = (s, root, ls, taken, options = {}) =>
+    mapFields(s, root, ls, taken, { ...options, used })
   let screen = first
   let remaining = leaves.filter((l) => l.source !== 'header')
   const headers = leaves.filter((l) => l.source === 'header')
@@ -68,7 +73,7 @@ export async function fillPages(
       const { assigned } = assignFields(remaining, readControls(screen.root))
       const sure = new Set(assigned.map((a) => a.leaf))
       here = sure.size
-        ? await mapFields(
+        ? await mapHere(
             session,
             screen.root,
             remaining.filter((l) => sure.has(l)),
@@ -76,15 +81,47 @@ export async function fillPages(
           )
         : []
     } else {
+      // What surely goes on this screen is filled first when an editor is still to be opened, as
+      // a person fills what is in view: pressing the editor's line may turn a side panel away
+      // from fields already shown (a post's tags beside the editor).
+      const filledEarly: UiElement[] = []
+      const placed = namedHere(screen.root, remaining)
+      if (placed.size > 0 && placed.size < remaining.length && invitations(screen.root).length > 0) {
+        const early = await mapHere(
+          session,
+          screen.root,
+          remaining.filter((l) => placed.has(l)),
+          notForValues(session, screen.root, leaves),
+          { askRequired: false },
+        )
+        for (const field of early) await performStep(session, field.step, session.request.sample.input)
+        steps.push(...early.map((f) => f.step))
+        fields.push(...early)
+        filledEarly.push(...early.map((f) => f.control.element))
+        const fedEarly = new Set(early.flatMap((f) => (f.leaf ? [f.leaf] : [])))
+        remaining = remaining.filter((l) => !fedEarly.has(l))
+        screen = await session.settle(screen.root)
+      }
       // A value with no field may belong in an editor that opens when its line is pressed.
       const opened = await openInlineEditors(session, screen, remaining)
       screen = opened.screen
       steps.push(...opened.steps)
-      here = await mapFields(
+      // Values no field here can take wait for the form's other tabs before anything is asked.
+      const elsewhere = otherTabsOf(screen.root).length
+        ? homeless(
+            screen.root,
+            remaining.filter((l) => !used.includes(l)),
+          )
+        : []
+      here = await mapHere(
         session,
         screen.root,
-        [...remaining, ...headers],
-        notForValues(session, screen.root, leaves),
+        [...remaining.filter((l) => !elsewhere.includes(l)), ...headers],
+        [
+          ...notForValues(session, screen.root, leaves),
+          // The fields filled before the editor opened are taken.
+          ...filledEarly.flatMap((e) => counterpart(screen.root, e) ?? []),
+        ],
       )
     }
     for (const field of here) await performStep(session, field.step, session.request.sample.input)
@@ -92,6 +129,21 @@ export async function fillPages(
     fields.push(...here)
     const fed = new Set(here.flatMap((f) => (f.leaf ? [f.leaf] : [])))
     remaining = remaining.filter((l) => !fed.has(l))
+    // A value the way to the form used (the row it was opened from) is not sought on other tabs.
+    const unfed = remaining.filter((l) => !used.includes(l))
+    if (!next && unfed.length > 0 && otherTabsOf(screen.root).length) {
+      const tabbed = await otherTabs(session, screen, unfed, leaves, mapHere)
+      screen = tabbed.screen
+      // What no tab took is asked about (or left out) on the screen the job ends on.
+      const rest = await mapHere(session, screen.root, unfed, notForValues(session, screen.root, leaves))
+      for (const field of rest) await performStep(session, field.step, session.request.sample.input)
+      steps.push(...tabbed.steps, ...rest.map((f) => f.step))
+      fields.push(...tabbed.fields, ...rest)
+      // The submit is sought beside the fields of the tab the form is left on.
+      if (tabbed.fields.length + rest.length > 0) here = [...tabbed.fields, ...rest]
+      const fedLater = new Set(rest.flatMap((f) => (f.leaf ? [f.leaf] : [])))
+      remaining = remaining.filter((l) => !fedLater.has(l))
+    }
     if (!next || remaining.length === 0) return { steps, fields, lastFields: here, screen }
     const click: Step = {
       kind: 'click',
@@ -107,6 +159,111 @@ export async function fillPages(
     screen = await session.settle(before)
     steps.push(click)
   }
+}
+
+/**
+ * Values a field of the screen is named for: surely placed, or with a field named like them to
+ * ask about ("tags" and "Add New Tag"). A value no field is named for may be the editor's.
+ */
+function namedHere(root: UiElement, leaves: InputLeaf[]): Set<InputLeaf> {
+  const { assigned, unsure } = assignFields(leaves, readControls(root))
+  return new Set([
+    ...assigned.map((a) => a.leaf),
+    ...unsure.filter((u) => (u.candidates[0]?.score ?? 0) >= NAMED).map((u) => u.leaf),
+  ])
+}
+/** A candidate's score from which the field is named like the value (map-fields.ts says so too). */
+const NAMED = 0.5
+
+/** The tabs of the screen not chosen now (each may hold fields of the same form). */
+function otherTabsOf(root: UiElement): UiElement[] {
+  return indexOf(root).all.filter(
+    (e) =>
+      e.role === 'tab' &&
+      e.name.trim() !== '' &&
+      !e.states.includes('disabled') &&
+      !e.states.includes('selected'),
+  )
+}
+
+/** Values no control of the screen could take at all, not even as a guess. */
+function homeless(root: UiElement, leaves: InputLeaf[]): InputLeaf[] {
+  const { assigned, unsure } = assignFields(leaves, readControls(root))
+  const placed = new Set([
+    ...assigned.map((a) => a.leaf),
+    ...unsure.filter((u) => u.candidates.length > 0).map((u) => u.leaf),
+  ])
+  return leaves.filter((l) => l.source !== 'header' && !placed.has(l))
+}
+
+/**
+ * Values no field of the shown tab could take, looked for on the form's other tabs (a side panel
+ * that turned to the selected block's settings when the text was written, with the post's tags on
+ * its "Post" tab): a tab whose fields surely take some of them is chosen and they are filled
+ * there; a tab that holds none is left again for the one that was chosen before.
+ */
+async function otherTabs(
+  session: BuildSession,
+  first: Snapshot,
+  remaining: InputLeaf[],
+  leaves: InputLeaf[],
+  mapHere: typeof mapFields,
+): Promise<{ steps: Step[]; fields: FieldStep[]; screen: Snapshot }> {
+  const steps: Step[] = []
+  const fields: FieldStep[] = []
+  let screen = first
+  const tabs = (root: UiElement) =>
+    indexOf(root).all.filter(
+      (e) => e.role === 'tab' && e.name.trim() !== '' && !e.states.includes('disabled'),
+    )
+  const tried = new Set<string>()
+  for (const tab of otherTabsOf(screen.root)) {
+    if (remaining.length === 0 || tried.has(tab.name)) continue
+    tried.add(tab.name)
+    const chosen = tabs(screen.root).find((t) => t.states.includes('selected'))
+    const click = (e: UiElement, root: UiElement): Step => ({
+      kind: 'click',
+      name: `Click the “${e.name}” tab`,
+      target: designSelector(root, e, `the “${e.name}” tab`),
+    })
+    const open = click(tab, screen.root)
+    try {
+      await performStep(session, open, session.request.sample.input)
+    } catch {
+      continue
+    }
+    const after = await session.settle(screen.root)
+    const sure = new Set(assignFields(remaining, readControls(after.root)).assigned.map((a) => a.leaf))
+    if (sure.size === 0) {
+      // Nothing of the sample's here: back to the tab that was chosen, as the job leaves it.
+      const back = chosen && counterpart(after.root, chosen)
+      if (back) {
+        await performStep(session, click(back, after.root), session.request.sample.input).catch(
+          () => undefined,
+        )
+        screen = await session.settle(after.root)
+      } else screen = after
+      continue
+    }
+    const here = await mapHere(
+      session,
+      after.root,
+      remaining.filter((l) => sure.has(l)),
+      notForValues(session, after.root, leaves),
+    )
+    for (const field of here) await performStep(session, field.step, session.request.sample.input)
+    session.progress(
+      'map',
+      `The “${tab.name}” tab took ${here.map((f) => `“${f.leaf?.path ?? f.step.name}”`).join(', ')}`,
+    )
+    steps.push(open, ...here.map((f) => f.step))
+    fields.push(...here)
+    const fed = new Set(here.flatMap((f) => (f.leaf ? [f.leaf] : [])))
+    remaining.splice(0, remaining.length, ...remaining.filter((l) => !fed.has(l)))
+    // The screen the fields were mapped on: the submit is sought beside those very elements.
+    screen = after
+  }
+  return { steps, fields, screen }
 }
 
 /**

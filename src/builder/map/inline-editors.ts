@@ -1,13 +1,14 @@
 // Editors that open when pressed (docs/builder.md, "Map"). Many apps show a long text's field as a
 // line that says to write there ("Type / to choose a block", "Add a description…", "Click to
 // edit", "Start writing…"): a person presses it and the editor opens in its place. When a value of
-// the sample has no field to go into, such a line on the form is pressed (it sends nothing and
+// the sample has no field surely its own, such a line on the form is pressed (it sends nothing and
 // leads nowhere), and the click becomes a step of the job when a field opened.
 import type { Step } from '../../protocol/automation.ts'
 import type { Snapshot, UiElement } from '../../protocol/elements.ts'
 import { indexOf, refusal } from '../explore/explore-moves.ts'
 import type { InputLeaf } from '../input-leaves.ts'
 import { performStep } from '../observe/observe.ts'
+import { appeared } from '../observe/ui-diff.ts'
 import { readControls } from '../screen.ts'
 import { designSelector } from '../selector-design.ts'
 import type { BuildSession } from '../session.ts'
@@ -18,13 +19,13 @@ const INVITES_WRITING =
   /^(type\b|write\b|start (writing|typing)\b|click (here )?to (add|write|edit|type)\b|add an? (description|comment|note|message|body|text)\b|tap to (add|write|edit)\b)/i
 const PRESSABLE = new Set(['button', 'generic', 'text'])
 
-/** Values of the sample no field on the screen can take at all (not even as a guess). */
-export function homelessValues(root: UiElement, leaves: InputLeaf[]): InputLeaf[] {
-  const { assigned, unsure } = assignFields(leaves, readControls(root))
-  const placed = new Set([
-    ...assigned.map((a) => a.leaf),
-    ...unsure.filter((u) => u.candidates.length > 0).map((u) => u.leaf),
-  ])
+/**
+ * Values of the sample no field on the screen surely takes. One that could only be guessed into
+ * another field (a post's text into the tag box beside the editor) still looks for its own
+ * editor: pressing a line that invites writing sends nothing, and the guess is asked about after.
+ */
+export function unplacedValues(root: UiElement, leaves: InputLeaf[]): InputLeaf[] {
+  const placed = new Set(assignFields(leaves, readControls(root)).assigned.map((a) => a.leaf))
   return leaves.filter((l) => l.source !== 'header' && !placed.has(l))
 }
 
@@ -40,12 +41,12 @@ export async function openInlineEditors(
   const steps: Step[] = []
   const tried = new Set<string>()
   for (let round = 0; round < 3; round++) {
-    if (homelessValues(screen.root, leaves).length === 0) break
+    if (unplacedValues(screen.root, leaves).length === 0) break
     const placeholder = invitations(screen.root).find((e) => !tried.has(textOf(e)))
     if (!placeholder) break
     const text = textOf(placeholder)
     tried.add(text)
-    const before = readControls(screen.root).length
+    const before = new Set(readControls(screen.root).map((c) => c.element))
     const step: Step = {
       kind: 'click',
       name: `Click “${text}” (opens its editor)`,
@@ -53,7 +54,10 @@ export async function openInlineEditors(
     }
     await performStep(session, step, session.request.sample.input)
     const after = await session.settle(screen.root)
-    const opened = readControls(after.root).length > before
+    // A new field, even when another went (a side panel that turned to the new block's settings).
+    const fresh = new Set(appeared(screen.root, after.root))
+    const controls = readControls(after.root)
+    const opened = controls.length > before.size || controls.some((c) => fresh.has(c.element))
     session.progress(
       'map',
       opened
@@ -68,7 +72,7 @@ export async function openInlineEditors(
 }
 
 /** The lines of the screen that invite writing and that exploring's rules allow pressing. */
-function invitations(root: UiElement): UiElement[] {
+export function invitations(root: UiElement): UiElement[] {
   const index = indexOf(root)
   return index.all.filter(
     (e) =>

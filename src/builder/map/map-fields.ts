@@ -6,8 +6,10 @@ import type { UiElement } from '../../protocol/elements.ts'
 import { isDecline } from '../../protocol/questions.ts'
 import { askToPoint } from '../ask/pointing.ts'
 import { type InputLeaf, shownValue } from '../input-leaves.ts'
+import { readPrompt } from '../locate/prompt.ts'
 import { readControls, type ScreenControl } from '../screen.ts'
 import type { BuildSession } from '../session.ts'
+import { stems } from '../words.ts'
 import { assignFields, CONFIDENT, matchReason, realOptions, type Unsure } from './field-scores.ts'
 import { type FieldStep, type FieldUse, fieldSteps } from './field-steps.ts'
 import { isPromptOption } from './option-match.ts'
@@ -23,7 +25,11 @@ export async function mapFields(
   root: UiElement,
   leaves: InputLeaf[],
   taken: readonly UiElement[] = [],
-  options: { askRequired?: boolean } = {},
+  options: {
+    askRequired?: boolean
+    /** Values the way to the form already used (the row it was opened from). */
+    used?: readonly InputLeaf[]
+  } = {},
 ): Promise<FieldStep[]> {
   const controls = readControls(root).filter((c) => !taken.includes(c.element))
   const { assigned, unsure, ignored } = assignFields(leaves, controls)
@@ -53,7 +59,7 @@ export async function mapFields(
   // A box that asks for a value again is never where a value goes first (see repeatBoxes).
   for (const item of unsure) {
     const first = item.candidates.filter((c) => !repeatsAnother(c.control))
-    await askWhere(session, { ...item, candidates: first }, mapping, dateControls)
+    await askWhere(session, { ...item, candidates: first }, mapping, dateControls, controls, options.used)
   }
   repeatBoxes(session, controls, mapping)
 
@@ -93,6 +99,8 @@ async function askWhere(
   { leaf, candidates }: Unsure,
   mapping: Map<ScreenControl, FieldUse>,
   dateControls: ScreenControl[] = [],
+  controls: ScreenControl[] = [],
+  used: readonly InputLeaf[] = [],
 ): Promise<void> {
   const free = candidates.filter((c) => !mapping.has(c.control)).slice(0, 10)
   if (valueShape(leaf.value) === 'date' && !isIsoDate(leaf.value) && dateControls.length)
@@ -102,6 +110,30 @@ async function askWhere(
         `${dateControls.map((c) => `“${c.label}”`).join(', ')} ${dateControls.length > 1 ? 'take ISO dates only, so they are' : 'takes ISO dates only, so it is'} not offered. Send it as YYYY-MM-DD`,
       { input: leaf.path },
     )
+  if (free.length === 0 && !used.includes(leaf) && namedByTask(session, leaf)) {
+    // A value the task names is part of the task: left out only when the person says so.
+    const pointed = await askToPoint(
+      session,
+      `Nothing on this screen is free to take “${leaf.key}” (“${shownValue(leaf.value)}”), which the task names. ` +
+        'Point at the field where it goes, or say it is not on this screen (then every call leaves it out).',
+    )
+    const at =
+      pointed &&
+      readControls(pointed.snapshot.root).find(
+        (c) => c.element === pointed.element || contains(c.element, pointed.element),
+      )
+    const same = at && controls.find((c) => c.label === at.label && c.kind === at.kind && !mapping.has(c))
+    if (!same) {
+      session.progress('map', `“${leaf.path}” is left out, as answered`, { input: leaf.path })
+      return
+    }
+    mapping.set(same, { leaf })
+    session.progress('map', `“${leaf.path}” goes into “${same.label}”, as pointed at`, {
+      input: leaf.path,
+      field: same.label,
+    })
+    return
+  }
   if (free.length === 0) {
     session.progress('map', `Nothing on this screen can take “${leaf.path}”; it is not used`, {
       input: leaf.path,
@@ -152,6 +184,18 @@ async function askWhere(
     input: leaf.path,
     field: chosen.control.label,
   })
+}
+
+/**
+ * The task's own words name the value ("… with the given title, text and tags" for `tags`): a
+ * job that writes and drops it would do less than asked on every call, so it is never left out
+ * unasked. A value only the sample brings (a reference the app has no field for) may be.
+ */
+function namedByTask(session: BuildSession, leaf: InputLeaf): boolean {
+  if (leaf.query || leaf.source === 'header' || session.request.route?.method === 'GET') return false
+  const task = readPrompt(session.request.prompt).taskStems
+  const words = stems(leaf.key.replace(/([a-z])([A-Z])/g, '$1 $2'))
+  return words.length > 0 && words.every((w) => task.includes(w))
 }
 
 /** "Password (again)", "Confirm email", "Repeat password", "Password confirmation". */

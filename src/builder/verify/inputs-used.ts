@@ -13,12 +13,13 @@ import { actionOf } from '../words.ts'
 
 /** The caller's values (not request headers) that no step, selector or condition names. */
 export function unusedInputs(automation: Automation, leaves: readonly InputLeaf[]): InputLeaf[] {
-  const text = JSON.stringify(automation)
-  return leaves.filter((leaf) => {
-    if (leaf.source === 'header') return false
-    const path = leaf.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-    return !new RegExp(`\\{\\{\\s*${path}\\s*(\\||\\}\\})`).test(text)
-  })
+  return leaves.filter((leaf) => leaf.source !== 'header' && !namesInput(automation, leaf))
+}
+
+/** Whether steps (or any part of a job) name the value in a template: `{{email}}`, `{{email | …}}`. */
+export function namesInput(steps: unknown, leaf: InputLeaf): boolean {
+  const path = leaf.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return new RegExp(`\\{\\{\\s*${path}\\s*(\\||\\}\\})`).test(JSON.stringify(steps))
 }
 
 export function requireInputsUsed(

@@ -34,6 +34,8 @@ export interface WordPress extends RunningApp {
   addPost(title: string, content: string, status?: 'publish' | 'draft', category?: string): number
   /** The names of the categories a post is filed in. */
   categoriesOf(id: number): string[]
+  /** The names of the tags a post carries. */
+  tagsOf(id: number): string[]
   /** Every category with its parent's name ('' at the top). */
   categories(): { name: string; parent: string }[]
   /** The admin's stored sign-in sessions (the `session_tokens` user meta, PHP-serialized). */
@@ -164,6 +166,10 @@ echo $id;`)
       categoriesOf: (id) =>
         q(
           `SELECT t.name FROM wp_terms t JOIN wp_term_taxonomy x ON x.term_id = t.term_id AND x.taxonomy = 'category' JOIN wp_term_relationships r ON r.term_taxonomy_id = x.term_taxonomy_id WHERE r.object_id = ${Number(id)}`,
+        ).map(([n]) => n!),
+      tagsOf: (id) =>
+        q(
+          `SELECT t.name FROM wp_terms t JOIN wp_term_taxonomy x ON x.term_id = t.term_id AND x.taxonomy = 'post_tag' JOIN wp_term_relationships r ON r.term_taxonomy_id = x.term_taxonomy_id WHERE r.object_id = ${Number(id)}`,
         ).map(([n]) => n!),
       categories: () =>
         q(

@@ -200,7 +200,66 @@ export const addCategory: GauntletJob<WordPress> = {
     })),
 }
 
-export const wordpressJobs = [writePost, listPosts, postStatus, postsInCategory, addCategory]
+/**
+ * A post with tags, given as a list: the editor's tag box takes one tag at a time (typed, then
+ * Enter or a comma makes it a token), in a side panel that starts folded. Live calls carry other
+ * tags, and a different number of them.
+ */
+export const taggedPost: GauntletJob<WordPress> = {
+  app: 'wordpress',
+  name: 'write a post with tags, return its id',
+  method: 'POST',
+  path: '/blog/tagged-posts',
+  prompt: 'Write and publish a blog post with the given title, text and tags, and return its id',
+  secrets,
+  samples: () => [
+    {
+      input: {
+        title: 'Bike shed opens',
+        text: 'The bike shed behind the office is open.',
+        tags: ['bikes', 'office'],
+      },
+      expect: { id: { $type: 'number' } },
+    },
+  ],
+  // The owner knows the editor: the title box, the text in the body, tags in the Tags box.
+  answer: (q) => {
+    if (q.kind === 'choose_submit') return pick(q, /^publish$/i, /publish/i)
+    if (q.kind === 'map_field') {
+      const field = about(q)
+      if (/tag/i.test(field)) return pick(q, /tag/i)
+      return /title/i.test(field) ? pick(q, /title/i) : pick(q, /paragraph|start writing|block|content|body/i)
+    }
+    if (q.kind === 'choose_outputs') return pick(q, /\bid\b/i)
+    return undefined
+  },
+  live: (wp) =>
+    (
+      [
+        ['Fire drill on Thursday', 'Meet at the car park when the alarm sounds.', ['safety']],
+        ['New printer upstairs', 'It prints double-sided by default.', ['printers', 'it', 'upstairs']],
+      ] as const
+    ).map(([title, text, tags]) => ({
+      input: { title, text, tags: [...tags] },
+      check: (r) => {
+        const posts = wp.posts().filter((p) => p.title === title)
+        if (posts.length !== 1) return `${posts.length} posts titled ${title}, expected 1`
+        const post = posts[0]!
+        if (post.status !== 'publish') return `the post ${post.id} is ${post.status}, not published`
+        const got = wp
+          .tagsOf(post.id)
+          .map((t) => t.toLowerCase())
+          .sort()
+        if (JSON.stringify(got) !== JSON.stringify([...tags].sort()))
+          return `the post's tags are ${JSON.stringify(got)}, expected ${JSON.stringify(tags)}`
+        return String(r.id) === String(post.id)
+          ? undefined
+          : `returned id ${JSON.stringify(r.id)}, the post is ${post.id}`
+      },
+    })),
+}
+
+export const wordpressJobs = [writePost, listPosts, postStatus, postsInCategory, addCategory, taggedPost]
 
 /** Posts in three categories, so a list of one category is told apart from another's. */
 function seedCategories(wp: WordPress): void {
