@@ -263,11 +263,15 @@ export function resultsEnding(
   after: UiElement,
   searched: { path: string; value: string }[],
   inputs: string[],
+  /** The screen before the value was typed: results that appeared since count without rows. */
+  typedOn?: UiElement,
 ): Ending | undefined {
   const index = indexTree(after)
   for (const { path, value } of searched) {
     const want = value.trim().toLowerCase()
     if (want.length < 2) continue
+    const shown = typedOn && shownAsTyped(typedOn, after, path, want, inputs)
+    if (shown) return shown
     const cell = index.all.find(
       (e) => (e.role === 'cell' || e.role === 'option') && e.name.trim().toLowerCase() === want,
     )
@@ -303,4 +307,41 @@ export function resultsEnding(
     }
   }
   return undefined
+}
+
+/** What a person reads as results that show while they type: links or options, not rows. */
+const TYPED_RESULTS = new Set<UiRole>(['link', 'option', 'listitem', 'treeitem', 'menuitem'])
+
+/**
+ * Results that appeared since the value was typed and name it ("Kitchen rota" under the search
+ * box after "kitchen"), drawn as links or options in a list that floats over the page rather
+ * than as rows: the job waits for one naming the caller's value (docs/builder.md, "Submit").
+ */
+function shownAsTyped(
+  typedOn: UiElement,
+  after: UiElement,
+  path: string,
+  want: string,
+  inputs: string[],
+): Ending | undefined {
+  const found = appeared(typedOn, after).filter(
+    (e) => TYPED_RESULTS.has(e.role) && e.name.toLowerCase().includes(want),
+  )
+  const first = found[0]
+  if (!first) return undefined
+  return {
+    kind: 'screen',
+    message: first.name,
+    messageElement: first,
+    appeared: found,
+    condition: {
+      kind: 'appears',
+      target: {
+        fingerprints: [{ by: 'text', text: `{{${path}}}`, role: first.role, match: 'contains' }],
+        description: `a result showing the “${path}” searched for`,
+      },
+    },
+    signature: outcomeSignature('screen', 'a result showing the value searched for, as it was typed', inputs),
+    name: 'Found',
+  }
 }

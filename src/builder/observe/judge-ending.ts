@@ -17,7 +17,7 @@ export function judgeEnding(
   if (ending || submitStep.kind !== 'keys' || fields.length === 0) return ending
   // A filter box shows its results as it is typed into: Enter changed nothing, the rows did.
   const searched = textValues(leaves).filter((v) => fields.some((f) => f.leaf?.path === v.path))
-  const results = resultsEnding(observed.after.root, searched, inputs)
+  const results = resultsEnding(observed.after.root, searched, inputs, sent.typedOn?.root)
   if (results)
     session.progress(
       'observe',

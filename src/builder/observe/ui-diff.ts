@@ -5,13 +5,43 @@ import type { UiElement, UiRole } from '../../protocol/elements.ts'
 
 const keyOf = (e: UiElement) => `${e.role}\u0000${e.name}`
 
-/** Named elements of `after` that `before` did not show (as many times), in screen order. */
+/**
+ * Named elements of `after` that `before` did not show (as many times), in screen order. A name
+ * shown twice after (a note's link in a list shown all along, and again among the results that
+ * opened under a search box) is paired first with the one in the same place (the same roles
+ * around it), so the one in the new place is the one that appeared.
+ */
 export function appeared(before: UiElement, after: UiElement): UiElement[] {
+  const placed = (tree: UiElement) => {
+    const index = indexTree(tree)
+    const where = (e: UiElement) => {
+      const roles: string[] = []
+      for (let p = index.parent.get(e); p; p = index.parent.get(p)) roles.push(p.role)
+      return `${keyOf(e)}\u0001${roles.join('/')}`
+    }
+    return { all: index.all, where }
+  }
+  const was = placed(before)
+  const now = placed(after)
   const counts = new Map<string, number>()
-  for (const e of indexTree(before).all) counts.set(keyOf(e), (counts.get(keyOf(e)) ?? 0) + 1)
+  const inPlace = new Map<string, number>()
+  for (const e of was.all) {
+    counts.set(keyOf(e), (counts.get(keyOf(e)) ?? 0) + 1)
+    inPlace.set(was.where(e), (inPlace.get(was.where(e)) ?? 0) + 1)
+  }
+  const named = now.all.filter((e) => e !== after && e.name.trim() !== '')
+  // First the ones still in their place, then the rest by name alone.
+  const kept = new Set<UiElement>()
+  for (const e of named) {
+    const left = inPlace.get(now.where(e)) ?? 0
+    if (left === 0) continue
+    inPlace.set(now.where(e), left - 1)
+    counts.set(keyOf(e), (counts.get(keyOf(e)) ?? 1) - 1)
+    kept.add(e)
+  }
   const out: UiElement[] = []
-  for (const e of indexTree(after).all) {
-    if (e === after || e.name.trim() === '') continue
+  for (const e of named) {
+    if (kept.has(e)) continue
     const left = counts.get(keyOf(e)) ?? 0
     if (left > 0) counts.set(keyOf(e), left - 1)
     else out.push(e)

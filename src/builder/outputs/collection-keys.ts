@@ -147,13 +147,14 @@ const NAMING = new Set(stems('title subject name headline heading titles subject
 /**
  * A list of the records' names read from the one link each row holds, for a key that asks for
  * names and a table with no column named like it: a row whose cells run several parts together
- * ("Sofia Marin 2025-03-12 11:55 Lunch order…") names its record by the link that opens it. Each
- * row must hold exactly one link, in the same cell; else undefined.
+ * ("Sofia Marin 2025-03-12 11:55 Lunch order…") names its record by the link that opens it. The
+ * same holds for a list's items and a run of cards (results under a search box, one link each).
+ * Each row must hold exactly one link, in the same cell; else undefined.
  */
 export function namingLink(c: Found, key: string): RowMapping | undefined {
   // Every word of the key names ("titles"; not "senderNames": the sender is no record's name).
   const words = stems(key)
-  if (c.kind !== 'table' || !words.length || !words.every((w) => NAMING.has(w))) return undefined
+  if (!words.length || !words.every((w) => NAMING.has(w))) return undefined
   let found: string | undefined
   const texts = new Set<string>()
   for (const item of c.items) {

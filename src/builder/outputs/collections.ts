@@ -110,7 +110,9 @@ export function findCollections(ctx: OutputContext, key: string, example?: reado
     }
     if (newRows > 0) {
       evidence.push(`${newRows} of its ${c.items.length} rows appeared after the submit`)
-      score += 1
+      // More of it new, more surely the submit's: of two lists showing one title each, the
+      // results drawn under the search box beat the list the page showed all along.
+      score += 0.5 + (0.5 * newRows) / c.items.length
     }
     // A link that filters by the sample's value ("Back room" → `?location=Back+room`) offers the
     // value as a choice; it is no row showing it.
@@ -248,6 +250,9 @@ function cardRun(element: UiElement): CardRun | undefined {
       return i === items.length - 1 ? first.startsWith(roles) : roles === first
     })
     if (same && items[0]!.length >= 2 && titled(shape(items[0]!))) return run
+    // Links side by side with nothing between them (results listed under a search box as bare
+    // links, one per line): each link is an item, as a list's would be.
+    if (role === 'link' && items.every((item) => item.length === 1 && item[0]!.role === 'link')) return run
   }
   return undefined
 }

@@ -5,7 +5,7 @@
 
 import { indexTree } from '../../automation/index.ts'
 import type { Step } from '../../protocol/automation.ts'
-import type { UiElement } from '../../protocol/elements.ts'
+import type { Snapshot, UiElement } from '../../protocol/elements.ts'
 import type { FilledPages } from '../explore/pages.ts'
 import type { UrlRoute } from '../explore/url-route.ts'
 import { textValues } from '../input-leaves.ts'
@@ -25,6 +25,8 @@ export interface Sent {
   submitStep: Step
   submitLabel: string
   observed: Observation
+  /** The screen the fields were filled on, before anything was typed. */
+  typedOn?: Snapshot
 }
 
 /** Nothing to fill: the action in the record's row, or the last move to a list, is the submit. */
@@ -68,6 +70,7 @@ export async function submitForm(
     submitStep: submit.step,
     submitLabel: submit.label,
     observed,
+    typedOn: pages.screen,
   }
 }
 
