@@ -37,8 +37,16 @@ export function generaliseSelector(
   selector: Selector,
   root: UiElement,
   element: UiElement,
-  values: SampleValue[],
+  all: SampleValue[],
 ): Generalised {
+  // A value that names a control inside this one (a menu drawn inside the button that opened
+  // it, whose name then runs all the menu's items together) is that inner control's, never part
+  // of this one's name.
+  const fold = (text: string) => collapse(text).toLowerCase()
+  const inner = indexTree(element).all.filter((e) => e !== element && fold(e.name) !== '')
+  const values = all.filter(
+    (v) => fold(v.value) === fold(element.name) || !inner.some((e) => fold(e.name) === fold(v.value)),
+  )
   const paths: string[] = []
   let literal: string | undefined
   const out: Fingerprint[] = []

@@ -77,8 +77,11 @@ export function toAct(recording: Recording, action: RecordedAction, i: number): 
   // A control named like the target and lying under its point wins over one named so elsewhere:
   // a menu drawn over the page names its item like a link beside it (a folder "Suppliers" in the
   // tree and in the "Move to" menu), and the screen read before the menu drew holds only the link.
+  // Under the point: only the screens up to the next action's (and the earlier ones), where the
+  // control clicked could still be drawn where it was clicked.
+  const near = order.filter((n) => n <= Math.max(action.before, afterIndex))
   const search = (strict: boolean) => {
-    for (const n of action.target ? order : []) {
+    for (const n of action.target ? (strict ? near : order) : []) {
       const found = locate(at(n), action.target!, true, strict)
       if (found) {
         ;[before, element] = [at(n), found]
@@ -119,15 +122,22 @@ function locate(
     point.y <= e.bounds.y + e.bounds.height
   const area = (e: UiElement) => (e.bounds ? e.bounds.width * e.bounds.height : Number.POSITIVE_INFINITY)
   const pick = (found: UiElement[]) =>
-    found.length === 1 && !(underPoint && point)
-      ? found[0]
-      : found.filter(at).sort((a, b) => area(a) - area(b))[0]
+    found.length === 1 && !underPoint ? found[0] : found.filter(at).sort((a, b) => area(a) - area(b))[0]
   const name = collapse(target.name)
-  if (name) {
-    const named = pick(all.filter((e) => e.role === target.role && collapse(e.name) === name))
-    if (named) return named
+  const named = () => all.filter((e) => e.role === target.role && collapse(e.name) === name)
+  if (underPoint) {
+    // Under the point only: its own id first (a button whose name grew with the menu it opened
+    // is still that button), then its role and name.
+    if (!point) return undefined
+    const byId = target.automationId
+      ? pick(all.filter((e) => e.automationId === target.automationId))
+      : undefined
+    return byId ?? (name ? pick(named()) : undefined)
   }
-  if (underPoint) return undefined
+  if (name) {
+    const found = pick(named())
+    if (found) return found
+  }
   if (target.automationId) {
     const byId = pick(all.filter((e) => e.automationId === target.automationId))
     if (byId) return byId

@@ -18,6 +18,7 @@ import { readControls } from '../screen.ts'
 import { BuildFailure, type BuildSession } from '../session.ts'
 import { confirmationButton, confirmStep } from '../submit/follow-through.ts'
 import { chooseSubmit } from '../submit/submit.ts'
+import { namesInput } from '../verify/inputs-used.ts'
 import { readDemonstration } from './demonstration.ts'
 import { VALUE_KINDS } from './recorded-actions.ts'
 
@@ -72,7 +73,13 @@ export async function buildFromShownWay(
       `The screen left open after the demonstration (“${screen.window.title}”) is no longer the form it ended on. ` +
         'Record again and leave the form open when you press Done.',
     )
-  const pages = await fillPages(session, screen, shown.leaves)
+  // A value the way shown names (the row the record was opened from) is used already.
+  const pages = await fillPages(
+    session,
+    screen,
+    shown.leaves,
+    shown.leaves.filter((l) => namesInput(way, l)),
+  )
   if (pages.fields.length === 0)
     throw new BuildFailure(
       'FIELD_NOT_MAPPED',

@@ -68,6 +68,9 @@ export async function fillPages(
   for (let page = 1; ; page++) {
     const next = page < MAX_PAGES ? nextButton(screen.root) : undefined
     let here: FieldStep[]
+    // Values no field of the shown tab can take: sought on the form's other tabs before anything
+    // is asked about them (the last page only).
+    let elsewhere: InputLeaf[] = []
     if (next && remaining.length > 0) {
       // Not the last page: only what surely belongs here; the rest may be on a later page.
       const { assigned } = assignFields(remaining, readControls(screen.root))
@@ -107,7 +110,7 @@ export async function fillPages(
       screen = opened.screen
       steps.push(...opened.steps)
       // Values no field here can take wait for the form's other tabs before anything is asked.
-      const elsewhere = otherTabsOf(screen.root).length
+      elsewhere = otherTabsOf(screen.root).length
         ? homeless(
             screen.root,
             remaining.filter((l) => !used.includes(l)),
@@ -129,20 +132,25 @@ export async function fillPages(
     fields.push(...here)
     const fed = new Set(here.flatMap((f) => (f.leaf ? [f.leaf] : [])))
     remaining = remaining.filter((l) => !fed.has(l))
-    // A value the way to the form used (the row it was opened from) is not sought on other tabs.
-    const unfed = remaining.filter((l) => !used.includes(l))
-    if (!next && unfed.length > 0 && otherTabsOf(screen.root).length) {
-      const tabbed = await otherTabs(session, screen, unfed, leaves, mapHere)
+    // Only the values held back are sought on other tabs: one already asked about (and perhaps
+    // left out as answered), or used on the way to the form, is not.
+    if (!next && elsewhere.length > 0) {
+      const tabbed = await otherTabs(session, screen, elsewhere, leaves, mapHere)
       screen = tabbed.screen
-      // What no tab took is asked about (or left out) on the screen the job ends on.
-      const rest = await mapHere(session, screen.root, unfed, notForValues(session, screen.root, leaves))
+      // What no tab took is asked about (or left out) on the screen the job ends on, beside
+      // the fields already filled there.
+      const filled = [...here, ...tabbed.fields].flatMap(
+        (f) => counterpart(screen.root, f.control.element) ?? [],
+      )
+      const rest = await mapHere(session, screen.root, tabbed.left, [
+        ...notForValues(session, screen.root, leaves),
+        ...filled,
+      ])
       for (const field of rest) await performStep(session, field.step, session.request.sample.input)
       steps.push(...tabbed.steps, ...rest.map((f) => f.step))
       fields.push(...tabbed.fields, ...rest)
       // The submit is sought beside the fields of the tab the form is left on.
       if (tabbed.fields.length + rest.length > 0) here = [...tabbed.fields, ...rest]
-      const fedLater = new Set(rest.flatMap((f) => (f.leaf ? [f.leaf] : [])))
-      remaining = remaining.filter((l) => !fedLater.has(l))
     }
     if (!next || remaining.length === 0) return { steps, fields, lastFields: here, screen }
     const click: Step = {
@@ -197,35 +205,33 @@ function homeless(root: UiElement, leaves: InputLeaf[]): InputLeaf[] {
 }
 
 /**
- * Values no field of the shown tab could take, looked for on the form's other tabs (a side panel
- * that turned to the selected block's settings when the text was written, with the post's tags on
- * its "Post" tab): a tab whose fields surely take some of them is chosen and they are filled
- * there; a tab that holds none is left again for the one that was chosen before.
+ * Values no field of the shown tab could take, looked for on the form's other tabs in turn (a
+ * record's department on its "Work" tab while "Personal" shows): each tab whose fields surely
+ * take some of them is chosen and they are filled there; a tab that holds none is left again for
+ * the one that was chosen before (docs/builder.md, "Forms as people use them").
  */
 async function otherTabs(
   session: BuildSession,
   first: Snapshot,
-  remaining: InputLeaf[],
+  wanted: readonly InputLeaf[],
   leaves: InputLeaf[],
   mapHere: typeof mapFields,
-): Promise<{ steps: Step[]; fields: FieldStep[]; screen: Snapshot }> {
+): Promise<{ steps: Step[]; fields: FieldStep[]; screen: Snapshot; left: InputLeaf[] }> {
   const steps: Step[] = []
   const fields: FieldStep[] = []
+  let left = [...wanted]
   let screen = first
-  const tabs = (root: UiElement) =>
-    indexOf(root).all.filter(
-      (e) => e.role === 'tab' && e.name.trim() !== '' && !e.states.includes('disabled'),
-    )
-  const tried = new Set<string>()
-  for (const tab of otherTabsOf(screen.root)) {
-    if (remaining.length === 0 || tried.has(tab.name)) continue
-    tried.add(tab.name)
-    const chosen = tabs(screen.root).find((t) => t.states.includes('selected'))
-    const click = (e: UiElement, root: UiElement): Step => ({
-      kind: 'click',
-      name: `Click the “${e.name}” tab`,
-      target: designSelector(root, e, `the “${e.name}” tab`),
-    })
+  const click = (e: UiElement, root: UiElement): Step => ({
+    kind: 'click',
+    name: `Click the “${e.name}” tab`,
+    target: designSelector(root, e, `the “${e.name}” tab`),
+  })
+  for (const name of [...new Set(otherTabsOf(first.root).map((t) => t.name))]) {
+    if (left.length === 0) break
+    // The tab as the screen shows it now (each click redraws the tab list).
+    const tab = otherTabsOf(screen.root).find((t) => t.name === name)
+    if (!tab) continue
+    const chosen = indexOf(screen.root).all.find((e) => e.role === 'tab' && e.states.includes('selected'))
     const open = click(tab, screen.root)
     try {
       await performStep(session, open, session.request.sample.input)
@@ -233,22 +239,25 @@ async function otherTabs(
       continue
     }
     const after = await session.settle(screen.root)
-    const sure = new Set(assignFields(remaining, readControls(after.root)).assigned.map((a) => a.leaf))
+    const sure = new Set(assignFields(left, readControls(after.root)).assigned.map((a) => a.leaf))
     if (sure.size === 0) {
-      // Nothing of the sample's here: back to the tab that was chosen, as the job leaves it.
+      // Nothing of the sample's here: back to the tab that was chosen, as the job leaves it; a
+      // tab that cannot be chosen again keeps this one, and the job clicks it too.
       const back = chosen && counterpart(after.root, chosen)
-      if (back) {
-        await performStep(session, click(back, after.root), session.request.sample.input).catch(
-          () => undefined,
-        )
-        screen = await session.settle(after.root)
-      } else screen = after
+      const returned =
+        back &&
+        (await performStep(session, click(back, after.root), session.request.sample.input).then(
+          () => true,
+          () => false,
+        ))
+      if (!returned) steps.push(open)
+      screen = returned ? await session.settle(after.root) : after
       continue
     }
     const here = await mapHere(
       session,
       after.root,
-      remaining.filter((l) => sure.has(l)),
+      left.filter((l) => sure.has(l)),
       notForValues(session, after.root, leaves),
     )
     for (const field of here) await performStep(session, field.step, session.request.sample.input)
@@ -259,11 +268,11 @@ async function otherTabs(
     steps.push(open, ...here.map((f) => f.step))
     fields.push(...here)
     const fed = new Set(here.flatMap((f) => (f.leaf ? [f.leaf] : [])))
-    remaining.splice(0, remaining.length, ...remaining.filter((l) => !fed.has(l)))
+    left = left.filter((l) => !fed.has(l))
     // The screen the fields were mapped on: the submit is sought beside those very elements.
     screen = after
   }
-  return { steps, fields, screen }
+  return { steps, fields, screen, left }
 }
 
 /**

@@ -46,7 +46,7 @@ export async function openInlineEditors(
     if (!placeholder) break
     const text = textOf(placeholder)
     tried.add(text)
-    const before = new Set(readControls(screen.root).map((c) => c.element))
+    const before = readControls(screen.root).length
     const step: Step = {
       kind: 'click',
       name: `Click “${text}” (opens its editor)`,
@@ -57,7 +57,7 @@ export async function openInlineEditors(
     // A new field, even when another went (a side panel that turned to the new block's settings).
     const fresh = new Set(appeared(screen.root, after.root))
     const controls = readControls(after.root)
-    const opened = controls.length > before.size || controls.some((c) => fresh.has(c.element))
+    const opened = controls.length > before || controls.some((c) => fresh.has(c.element))
     session.progress(
       'map',
       opened

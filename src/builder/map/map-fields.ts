@@ -124,7 +124,13 @@ async function askWhere(
       )
     const same = at && controls.find((c) => c.label === at.label && c.kind === at.kind && !mapping.has(c))
     if (!same) {
-      session.progress('map', `“${leaf.path}” is left out, as answered`, { input: leaf.path })
+      session.progress(
+        'map',
+        pointed
+          ? `“${leaf.path}” is left out: what was pointed at is no field this form has free for it (taken by another value, or not shown here)`
+          : `“${leaf.path}” is left out, as answered`,
+        { input: leaf.path },
+      )
       return
     }
     mapping.set(same, { leaf })

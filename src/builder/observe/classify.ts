@@ -315,7 +315,8 @@ const TYPED_RESULTS = new Set<UiRole>(['link', 'option', 'listitem', 'treeitem',
 /**
  * Results that appeared since the value was typed and name it ("Kitchen rota" under the search
  * box after "kitchen"), drawn as links or options in a list that floats over the page rather
- * than as rows: the job waits for one naming the caller's value (docs/builder.md, "Submit").
+ * than as rows: the job waits for one naming the caller's value (docs/builder.md, "Outputs: what
+ * counts as evidence").
  */
 function shownAsTyped(
   typedOn: UiElement,
@@ -333,7 +334,8 @@ function shownAsTyped(
     kind: 'screen',
     message: first.name,
     messageElement: first,
-    appeared: found,
+    // Everything that appeared with them (the other results, "3 matches"): the outputs read there.
+    appeared: appeared(typedOn, after),
     condition: {
       kind: 'appears',
       target: {

@@ -14,11 +14,13 @@ const keyOf = (e: UiElement) => `${e.role}\u0000${e.name}`
 export function appeared(before: UiElement, after: UiElement): UiElement[] {
   const placed = (tree: UiElement) => {
     const index = indexTree(tree)
-    const where = (e: UiElement) => {
-      const roles: string[] = []
-      for (let p = index.parent.get(e); p; p = index.parent.get(p)) roles.push(p.role)
-      return `${keyOf(e)}\u0001${roles.join('/')}`
+    // Each element's place: its key after its ancestors' roles, from the root down.
+    const path = new Map<UiElement, string>()
+    for (const e of index.all) {
+      const parent = index.parent.get(e)
+      path.set(e, parent ? `${path.get(parent) ?? ''}/${parent.role}` : '')
     }
+    const where = (e: UiElement) => `${keyOf(e)}\u0001${path.get(e) ?? ''}`
     return { all: index.all, where }
   }
   const was = placed(before)

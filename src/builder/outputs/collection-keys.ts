@@ -158,8 +158,13 @@ export function namingLink(c: Found, key: string): RowMapping | undefined {
   let found: string | undefined
   const texts = new Set<string>()
   for (const item of c.items) {
-    const links = partsShown(c, item).filter((p) => p.part.role === 'link' && p.text !== '')
+    const parts = partsShown(c, item)
+    const links = parts.filter((p) => p.part.role === 'link' && p.text !== '')
     if (links.length !== 1) return undefined
+    // Outside a table, the item's name is its first part: a card titled by a heading names
+    // itself there, and its one link may be the author's or the category's.
+    if (c.kind !== 'table' && (parts[0] !== links[0] || parts.some((p) => p.part.role === 'heading')))
+      return undefined
     const part = JSON.stringify(links[0]!.part)
     if (found !== undefined && part !== found) return undefined
     found = part

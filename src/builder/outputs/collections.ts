@@ -60,6 +60,9 @@ const NOT_A_CARD = new Set<UiRole>([
   'form',
   ...CHROME_ROLES,
 ])
+/** A pager's link: a page number, "Next", "Previous", "»". */
+const PAGER_LINK =
+  /^\s*(\d+|next( page)?|previous( page)?|prev|older( entries| posts)?|newer( entries| posts)?|first|last|[‹›«»<>←→]+)\s*$/i
 /** A count, not a list: "3 results", "(12)", "1 row". */
 const COUNT = /^\(?\d[\d,.\s]*\)?(\s+\p{L}+){0,2}\s*[.:)]?$/u
 
@@ -250,9 +253,17 @@ function cardRun(element: UiElement): CardRun | undefined {
       return i === items.length - 1 ? first.startsWith(roles) : roles === first
     })
     if (same && items[0]!.length >= 2 && titled(shape(items[0]!))) return run
-    // Links side by side with nothing between them (results listed under a search box as bare
-    // links, one per line): each link is an item, as a list's would be.
-    if (role === 'link' && items.every((item) => item.length === 1 && item[0]!.role === 'link')) return run
+    // Links side by side with nothing between or after them (results listed under a search box
+    // as bare links, one per line): each link is an item, as a list's would be. A pager's
+    // numbers and "Next" are no list.
+    if (
+      role === 'link' &&
+      items.every(
+        (item) => item.length === 1 && item[0]!.role === 'link' && !PAGER_LINK.test(textOf(item[0]!)),
+      ) &&
+      element.children.at(-1) === items.at(-1)![0]
+    )
+      return run
   }
   return undefined
 }

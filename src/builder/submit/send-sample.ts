@@ -77,7 +77,8 @@ export async function submitForm(
 /**
  * Filters of a list that apply as they are set (a status drop-down above the orders): filling them
  * already changed the rows, and a row shows the value filtered by. Nothing is sent (Enter in a
- * drop-down would only open it); the job waits for its own results (docs/builder.md, "Submit").
+ * drop-down would only open it); the job waits for its own results (docs/builder.md, "Forms as
+ * people use them").
  */
 async function appliedFilters(
   session: BuildSession,

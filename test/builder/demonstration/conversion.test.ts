@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import type { BuildRequest, DesktopPort } from '../../../src/builder/contract.ts'
+import { generaliseSelector } from '../../../src/builder/demonstrate/demonstrated-selectors.ts'
 import { readValue } from '../../../src/builder/demonstrate/demonstrated-values.ts'
 import { demonstrationSteps, readDemonstration } from '../../../src/builder/demonstrate/demonstration.ts'
 import { designSelector } from '../../../src/builder/selector-design.ts'
@@ -443,6 +444,34 @@ describe('a demonstration becomes steps', () => {
       request(input, { prompt: 'Create a folder under a parent' }),
     ).path.at(-1) as Extract<Step, { kind: 'click' }>
     expect(quickPick.target.fingerprints[0]).toMatchObject({ name: '{{parent}}', within: 'menu' })
+    // A button whose name grew with the menu it opened ("Move to Suppliers Projects", the menu
+    // drawn inside it), reported with that name on the screen read before: it is the button by
+    // its own id there, named as it was, never a name holding the sample's folder.
+    const moveTo = { ...el('button', 'Move to', 300, [], 20), automationId: 'move' }
+    const opened = {
+      ...el('button', 'Move to Suppliers Projects', 300, [el('link', 'Suppliers', 330, [], 400)], 20),
+      automationId: 'move',
+    }
+    const grown = new RecordingKit([screen(tree, name, moveTo, save), screen(tree, name, opened, save), done])
+      .type(0, 'textbox', 'Folder name', 'Quotes')
+      .clickAhead(0, 1, 'button', (e: UiElement) => e.automationId === 'move')
+      .click(1, 'button', 'Save')
+    const pressed = readDemonstration(
+      grown.recording(),
+      request(input, { prompt: 'Create a folder under a parent' }),
+    ).path.find((s) => s.kind === 'click') as Extract<Step, { kind: 'click' }>
+    expect(JSON.stringify(pressed.target)).not.toContain('{{parent}}')
+    expect(pressed.target.fingerprints.some((f) => 'name' in f && f.name === 'Move to')).toBe(true)
+    // Even found as the grown button, its name is not the sample's folder: "Suppliers" is the
+    // name of the link inside it.
+    const grownScreen = screen(tree, name, opened, save)
+    const general = generaliseSelector(
+      designSelector(grownScreen.root, opened, 'the “Move to” button'),
+      grownScreen.root,
+      opened,
+      [{ path: 'parent', value: 'Suppliers' }],
+    )
+    expect(general.paths).toEqual([])
     // A menu that opens from a toolbar: sought in the toolbar, which stays when the menu is redrawn.
     const bar = screen(tree, name, save, el('toolbar', 'Actions', 160, [menu.root.children.at(-1)!], 400))
     const fromBar = new RecordingKit([form, bar, done])
