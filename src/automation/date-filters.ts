@@ -82,7 +82,7 @@ export function compileFilter(source: string, placeholder: string): Filter {
   }
   const part = colon < 0 ? NAMED[name] : undefined
   if (!part) {
-    const known = [...Object.keys(NAMED), 'date:PATTERN', 'spaces'].join(', ')
+    const known = [...Object.keys(NAMED), 'date:PATTERN', 'spaces', 'commas'].join(', ')
     throw new TemplateError(
       'TEMPLATE_INVALID',
       `{{${placeholder}}}: unknown filter "${text}" (filters: ${known})`,

@@ -1,6 +1,7 @@
 // `{{customer.email}}` templates over the run's scope (the job input plus values read so far).
 // Deliberately tiny: a dotted path, optional `| filter`s that split a date for composite controls
-// (`{{dob | day2}}`, `{{dob | date:DD/MM/YYYY}}`), `spaces` for underscores shown as spaces, and an optional `?? "fallback"` (used as is,
+// (`{{dob | day2}}`, `{{dob | date:DD/MM/YYYY}}`), `spaces` for underscores shown as spaces, `commas` for a list
+// typed into a box that separates entries with commas, and an optional `?? "fallback"` (used as is,
 // unfiltered, when the input has no value); no logic, so automations stay data a person can read.
 import { compileFilter, type Filter } from './date-filters.ts'
 import { TemplateError } from './template-error.ts'
@@ -21,6 +22,9 @@ interface Expression {
 
 /** `{{page | spaces}}`: underscores as spaces, the way a wiki titles the page "Oncall_rota". */
 const spaces: Filter = (value) => String(value).replaceAll('_', ' ')
+/** `{{tags | commas}}`: a list as its items separated by commas, as a tag box asks ("bikes, office"). */
+const commas: Filter = (value) => (Array.isArray(value) ? value.map(String).join(', ') : String(value))
+const WORD_FILTERS: Record<string, Filter> = { spaces, commas }
 
 function parseExpression(source: string): Expression {
   const [pathPart = '', ...rest] = source.split('??')
@@ -28,8 +32,8 @@ function parseExpression(source: string): Expression {
   const path = rawPath.trim()
   if (!/^[\w$-]+(\.[\w$-]+)*$/.test(path))
     throw new TemplateError('TEMPLATE_INVALID', `Invalid placeholder {{${source}}}`)
-  const filters = filterSources.map((filter) =>
-    filter.trim() === 'spaces' ? spaces : compileFilter(filter, source.trim()),
+  const filters = filterSources.map(
+    (filter) => WORD_FILTERS[filter.trim()] ?? compileFilter(filter, source.trim()),
   )
   if (rest.length === 0) return { path, filters, hasFallback: false }
   try {

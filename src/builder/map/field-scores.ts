@@ -4,7 +4,7 @@
 // (the only e-mail box takes the e-mail), then a greedy one-to-one assignment that leaves
 // near-ties and weak matches to a question.
 import type { InputLeaf } from '../input-leaves.ts'
-import type { ScreenControl } from '../screen.ts'
+import { type ScreenControl, takesCommaList } from '../screen.ts'
 import { splitWords, textSimilarity } from '../words.ts'
 import { isPromptOption, matchOption } from './option-match.ts'
 import { booleanValueMap, isIsoDate, type ValueShape, valueShape, writtenIn } from './value-adapters.ts'
@@ -97,7 +97,10 @@ export function typeFit(value: unknown, control: ScreenControl): number {
     if (control.kind === 'checkbox') return 1
     return control.kind === 'radio-group' && booleanValueMap(control.options) ? 1 : 0
   }
-  if (Array.isArray(value)) return control.kind === 'select' ? (valueFits(value, control) ? 1 : 0.6) : 0
+  if (Array.isArray(value)) {
+    if (takesCommaList(control) && value.every((v) => typeof v !== 'object')) return 1
+    return control.kind === 'select' ? (valueFits(value, control) ? 1 : 0.6) : 0
+  }
   switch (control.kind) {
     case 'checkbox':
       return shape === 'boolean' ? 0.8 : 0

@@ -5,7 +5,7 @@ import { findMatches, indexTree, renderSelector } from '../../automation/index.t
 import type { Selector, Step } from '../../protocol/automation.ts'
 import type { UiElement } from '../../protocol/elements.ts'
 import type { InputLeaf } from '../input-leaves.ts'
-import type { ScreenControl } from '../screen.ts'
+import { type ScreenControl, takesCommaList } from '../screen.ts'
 import { designSelector } from '../selector-design.ts'
 import type { BuildSession } from '../session.ts'
 import { realOptions } from './field-scores.ts'
@@ -50,6 +50,18 @@ export async function fieldSteps(
   const optional = leaf ? { optional: true } : {}
   const target = () => designSelector(root, control.element, `the “${label}” field`)
   const one = (step: Step): FieldStep[] => [{ step, control, leaf }]
+  if (leaf && Array.isArray(leaf.value) && takesCommaList(control)) {
+    // The box separates entries with commas: the list goes in so, and a box of picked tokens
+    // (a combobox) gets a comma after the last entry too, which makes it a token as well.
+    const token = control.kind === 'select'
+    session.progress(
+      'map',
+      `“${label}” separates entries with commas: “${leaf.path}” is typed as its items with commas between them`,
+      { input: leaf.path, field: label },
+    )
+    const template = `{{${leaf.path} | commas}}${token ? ',' : ''}`
+    return one({ kind: 'fill', name: `Fill “${label}”`, ...optional, target: target(), value: template })
+  }
   switch (control.kind) {
     case 'text': {
       if (leaf && control.datePattern && isIsoDate(leaf.value)) {
