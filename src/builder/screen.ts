@@ -49,16 +49,6 @@ export interface ScreenControl {
   parts?: DatePartControl[]
 }
 
-/**
- * A box that says it takes several entries separated by commas ("Separate with commas or the
- * Enter key", "Separate tags with commas"): a list goes in as its items with commas between them.
- */
-export function takesCommaList(control: ScreenControl): boolean {
-  if (control.kind !== 'text' && !(control.kind === 'select' && control.typeahead)) return false
-  const hints = [control.element.description ?? '', control.element.placeholder ?? '', ...control.names]
-  return hints.some((h) => /\bseparat\w*\b.{0,40}\bcommas?\b/i.test(h))
-}
-
 const TEXT_ROLES = new Set<UiRole>(['textbox', 'spinbutton', 'slider'])
 const CONTROL_ROLES = new Set<UiRole>([
   'textbox',

@@ -4,7 +4,7 @@
 // (the only e-mail box takes the e-mail), then a greedy one-to-one assignment that leaves
 // near-ties and weak matches to a question.
 import type { InputLeaf } from '../input-leaves.ts'
-import { type ScreenControl, takesCommaList } from '../screen.ts'
+import type { ScreenControl } from '../screen.ts'
 import { splitWords, textSimilarity } from '../words.ts'
 import { isPromptOption, matchOption } from './option-match.ts'
 import { booleanValueMap, isIsoDate, type ValueShape, valueShape, writtenIn } from './value-adapters.ts'
@@ -83,6 +83,16 @@ const PICKER_VALUES: Record<string, RegExp> = {
 function pickerTakes(inputType: string, value: unknown): boolean {
   const pattern = PICKER_VALUES[inputType]
   return typeof value === 'string' && pattern !== undefined && pattern.test(value.trim())
+}
+
+/**
+ * A box that says it takes several entries separated by commas ("Separate with commas or the
+ * Enter key", "Separate tags with commas"): a list goes in as its items with commas between them.
+ */
+export function takesCommaList(control: ScreenControl): boolean {
+  if (control.kind !== 'text' && !(control.kind === 'select' && control.typeahead)) return false
+  const hints = [control.element.description ?? '', control.element.placeholder ?? '', ...control.names]
+  return hints.some((h) => /\bseparat\w*\b.{0,40}\bcommas?\b/i.test(h))
 }
 
 /** 0…1: how well the value's type suits the control. */

@@ -5,10 +5,10 @@ import { findMatches, indexTree, renderSelector } from '../../automation/index.t
 import type { Selector, Step } from '../../protocol/automation.ts'
 import type { UiElement } from '../../protocol/elements.ts'
 import type { InputLeaf } from '../input-leaves.ts'
-import { type ScreenControl, takesCommaList } from '../screen.ts'
+import type { ScreenControl } from '../screen.ts'
 import { designSelector } from '../selector-design.ts'
 import type { BuildSession } from '../session.ts'
-import { realOptions } from './field-scores.ts'
+import { realOptions, takesCommaList } from './field-scores.ts'
 import { fold } from './option-match.ts'
 import { optionMap } from './option-value-map.ts'
 import {
