@@ -134,16 +134,16 @@ export class Frontier {
   private addFoldedSections(path: Move[], here: Set<string>, menus: PeekedMenu[]): void {
     for (const { menu, open, folded } of menus) {
       if (!folded) continue
-      const fit = (root: UiElement) => screenFitness(this.leaves, readControls(root))
-      if (fit(open) <= fit(folded)) continue
+      const shown = readControls(open)
+      if (screenFitness(this.leaves, shown) <= screenFitness(this.leaves, readControls(folded))) continue
+      const controls = new Set(shown.map((c) => c.element))
       const before = new Set(
         indexOf(folded)
           .all.filter((e) => FIELD.has(e.role))
           .map(actionKey),
       )
       const field = indexOf(open).all.find(
-        (e) =>
-          FIELD.has(e.role) && !before.has(actionKey(e)) && readControls(open).some((c) => c.element === e),
+        (e) => FIELD.has(e.role) && !before.has(actionKey(e)) && controls.has(e),
       )
       if (!field) continue
       const unfolds = designSelector(open, field, `the “${field.name || menu.label}” field`)

@@ -7,7 +7,7 @@ import type { InputLeaf } from '../input-leaves.ts'
 import { readPrompt } from '../locate/prompt.ts'
 import { assignFields } from '../map/field-scores.ts'
 import { invitations, openInlineEditors } from '../map/inline-editors.ts'
-import { type FieldStep, mapFields } from '../map/map-fields.ts'
+import { type FieldStep, mapFields, NAMED_LIKE } from '../map/map-fields.ts'
 import { performStep } from '../observe/observe.ts'
 import { counterpart } from '../observe/ui-diff.ts'
 import { readControls } from '../screen.ts'
@@ -177,11 +177,9 @@ function namedHere(root: UiElement, leaves: InputLeaf[]): Set<InputLeaf> {
   const { assigned, unsure } = assignFields(leaves, readControls(root))
   return new Set([
     ...assigned.map((a) => a.leaf),
-    ...unsure.filter((u) => (u.candidates[0]?.score ?? 0) >= NAMED).map((u) => u.leaf),
+    ...unsure.filter((u) => (u.candidates[0]?.score ?? 0) >= NAMED_LIKE).map((u) => u.leaf),
   ])
 }
-/** A candidate's score from which the field is named like the value (map-fields.ts says so too). */
-const NAMED = 0.5
 
 /** The tabs of the screen not chosen now (each may hold fields of the same form). */
 function otherTabsOf(root: UiElement): UiElement[] {

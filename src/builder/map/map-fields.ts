@@ -17,6 +17,8 @@ import { isIsoDate, valueShape } from './value-adapters.ts'
 
 export type { FieldStep } from './field-steps.ts'
 
+/** A candidate's score from which its field is named like the value (below it: "no field is named like it"). */
+export const NAMED_LIKE = 0.5
 const SKIP = '(skip)'
 const EMPTY = '(empty)'
 
@@ -148,7 +150,7 @@ async function askWhere(
   }
   const [best, next] = free
   const why =
-    !best || best.score < 0.5
+    !best || best.score < NAMED_LIKE
       ? 'no field is named like it'
       : next && best.score - next.score < 0.1
         ? `it fits “${best.control.label}” and “${next.control.label}” about equally`
