@@ -12,7 +12,7 @@ import {
   type SignIn,
   type Step,
 } from '../../protocol/automation.ts'
-import type { UiElement } from '../../protocol/elements.ts'
+import type { Snapshot, UiElement } from '../../protocol/elements.ts'
 import { generaliseText } from '../generalise.ts'
 import type { Ending } from '../observe/classify.ts'
 import { designSelector, designTextSelector } from '../selector-design.ts'
@@ -30,6 +30,8 @@ export interface Plan {
   branches: Step[]
   /** Main-path steps after the branches: reads, closing a success dialog. */
   tail: Step[]
+  /** The screen the tail's click opened (the record found, open-record.ts), for verifying reads there. */
+  opened?: Snapshot
   scenarios: Scenario[]
   mainScenario: string
   outputs?: Record<string, string>

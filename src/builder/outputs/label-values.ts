@@ -1,6 +1,7 @@
 // Label/value pairs a screen shows after a submit: a details table (row header → cell), a
 // one-row table (column header → cell), "Label: value" texts and read-only fields. They are the
-// candidates for a job's outputs when the sample did not say what to return.
+// candidates for a job's outputs when the sample did not say what to return. On a record's own
+// screen (open-record.ts) its form's fields count too: an edit form shows the record's values.
 import { indexTree } from '../../automation/index.ts'
 import type { UiElement } from '../../protocol/elements.ts'
 import { escapeRegex } from '../generalise.ts'
@@ -23,7 +24,11 @@ const HEADER_ROLES = new Set(['rowheader', 'columnheader'])
  * Pairs whose value element appeared with the submit (it, or the table holding it, is among
  * `fresh`), in screen order.
  */
-export function labelValuePairs(root: UiElement, fresh: ReadonlySet<UiElement>): Omit<LabelValue, 'key'>[] {
+export function labelValuePairs(
+  root: UiElement,
+  fresh: ReadonlySet<UiElement>,
+  options: { fields?: boolean } = {},
+): Omit<LabelValue, 'key'>[] {
   const index = indexTree(root)
   const isFresh = (element: UiElement) => {
     for (let e: UiElement | undefined = element; e; e = index.parent.get(e)) if (fresh.has(e)) return true
@@ -44,7 +49,7 @@ export function labelValuePairs(root: UiElement, fresh: ReadonlySet<UiElement>):
         })
     } else if (
       (element.role === 'textbox' || element.role === 'combobox') &&
-      element.states.includes('readonly') &&
+      (element.states.includes('readonly') || (options.fields && element.inputType !== 'password')) &&
       element.name &&
       element.value
     )

@@ -1,6 +1,8 @@
 // The outputs stage of a first build: an ending that is the task's success (or shows what the
 // sample expects) is the main path, and what it returns is read from it (outputs.ts, or asked:
 // choose-outputs.ts); any other ending (a complaint, a dialog) becomes a scenario of its own.
+
+import type { Snapshot } from '../../protocol/elements.ts'
 import { branchStep, dismissStep, type Plan, scenarioFor } from '../compose/compose.ts'
 import type { Finish } from '../compose/finish-build.ts'
 import { nameFromMessage, successName } from '../generalise.ts'
@@ -23,10 +25,15 @@ export async function outputsOrScenario(session: BuildSession, f: Finish, plan: 
   const expect = nonEmpty(sample.expect)
   const expected = expect !== undefined && expectedReads(ctx, expect).missing.length === 0
   if (ending.kind === 'screen' || expected) {
-    const reads = expect ? await readsForExpect(session, ctx, expect) : await askOutputs(session, ctx)
-    const dismiss = dismissStep(ending, observed.after.root)
+    const opening: { screen?: Snapshot } = {}
+    const reads = expect
+      ? await readsForExpect(session, ctx, expect, opening)
+      : await askOutputs(session, ctx)
+    // Once the record is opened, the ending's dialog is no longer what the window shows.
+    const dismiss = opening.screen ? undefined : dismissStep(ending, observed.after.root)
     plan.success = [ending.condition]
     plan.tail = dismiss ? [...reads, dismiss] : reads
+    if (opening.screen) plan.opened = opening.screen
     plan.mainScenario = sample.scenarioName ?? ending.name ?? successName(ending.message, inputs)
     return { scenario: plan.mainScenario, outcome: 'success' }
   }

@@ -2,6 +2,7 @@
 // from the sample's `expect`: a generated value ({"$type": "string"}) is found by its shape (it
 // has digits) and the key's words around it; an exact value by its text. Without `expect`, see
 // choose-outputs.ts.
+import { ancestors } from '../../automation/element-tree.ts'
 import { indexTree, renderSelector, resolveSelector } from '../../automation/index.ts'
 import { collapse } from '../../automation/text-match.ts'
 import type { Fingerprint, Selector, Step } from '../../protocol/automation.ts'
@@ -15,10 +16,10 @@ import { BuildFailure, type BuildSession } from '../session.ts'
 import { compact, stems } from '../words.ts'
 import { askForOutput } from './ask-output.ts'
 import { listExpected, rowsRead } from './collections.ts'
+import { openRecordReads } from './open-record.ts'
 import { type Evidenced, evidencedValues } from './output-evidence.ts'
 import { urlRead } from './url-output.ts'
 
-// Lists moved to collections.ts; their names stay importable from here.
 export { findCollections, listExpected, rowsRead } from './collections.ts'
 
 export interface OutputContext {
@@ -87,15 +88,20 @@ export function expectedReads(
 }
 
 /**
- * Read steps for every key of `expect`. A key nothing on the screen evidences is asked about
- * (ask-output.ts: pick a value, or point at it); OUTPUT_NOT_FOUND only when the person cannot.
+ * Read steps for every key of `expect`. A key nothing on the screen evidences is sought on the
+ * record's own screen when `opening` can take it, then asked about (ask-output.ts: pick a value,
+ * or point at it); OUTPUT_NOT_FOUND only when the person cannot.
  */
 export async function readsForExpect(
   session: BuildSession,
   ctx: OutputContext,
   expect: Record<string, unknown>,
+  opening?: { screen?: Snapshot },
 ): Promise<Step[]> {
-  const { steps, missing } = expectedReads(ctx, expect)
+  const { steps, missing: unread } = expectedReads(ctx, expect)
+  const opened = opening && (await openRecordReads(session, ctx, expect, unread))
+  if (opened) opening.screen = opened.screen
+  const missing = opened ? [] : unread
   const unanswered: string[] = []
   for (const key of missing) {
     const step = await askForOutput(session, ctx, key, expect[key])
@@ -121,7 +127,7 @@ export async function readsForExpect(
         'Teach again and point at the value when asked, or show the way to the screen that has it ("demonstrate": true).',
     )
   }
-  for (const step of steps)
+  for (const step of [...steps, ...(opened?.reads ?? [])])
     session.progress(
       'outputs',
       `“${step.into}” is read from ${step.target?.description ?? 'the page’s address'}`,
@@ -130,7 +136,8 @@ export async function readsForExpect(
         extract: step.extract,
       },
     )
-  return steps
+  // The record is opened after the results' own reads: they read the results screen.
+  return opened ? [...steps, opened.open, ...opened.reads] : steps
 }
 
 /** The id-like token that appeared nearest to the key's words ("customerId" → C-1042 in "Customer C-1042 created"). */
@@ -310,7 +317,7 @@ export function ownRowColumn(
   if (!CELLS.has(element.role)) return undefined
   const index = indexTree(ctx.after)
   const row = index.parent.get(element)
-  const table = row && [...ancestorsIn(index, row)].find((a) => a.role === 'table' || a.role === 'tree')
+  const table = row && ancestors(index, row).find((a) => a.role === 'table' || a.role === 'tree')
   if (row?.role !== 'row' || !table) return undefined
   const header = indexTree(table).all.find(
     (e) => e.role === 'row' && e !== row && e.children.some((c) => c.role === 'columnheader'),
@@ -344,11 +351,8 @@ export function ownRowColumn(
   return undefined
 }
 
-function* ancestorsIn(index: ReturnType<typeof indexTree>, element: UiElement) {
-  for (let a = index.parent.get(element); a; a = index.parent.get(a)) yield a
-}
-
-function nestedValue({ path, value }: { path: string; value: string }): Record<string, unknown> {
+/** The input that holds `value` at `path` ({title} → { title: value }). */
+export function nestedValue({ path, value }: { path: string; value: string }): Record<string, unknown> {
   return path
     .split('.')
     .reduceRight<Record<string, unknown>>(

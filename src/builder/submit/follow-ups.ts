@@ -2,6 +2,7 @@
 // search found when what to return is there (once: the record opened is where its values are,
 // or they are not to be found this way). Each is one more step of the job (follow-through.ts).
 import type { Step } from '../../protocol/automation.ts'
+import type { Snapshot, UiElement } from '../../protocol/elements.ts'
 import { type InputLeaf, textValues } from '../input-leaves.ts'
 import type { PromptReading } from '../locate/prompt.ts'
 import { classifyEnding, type Ending } from '../observe/classify.ts'
@@ -37,6 +38,20 @@ export async function followUps(
   const lookup = reading.verb === actionOf('find') || leaves.some((l) => l.query)
   const chosen = new Set(first.fields.filter((f) => f.control.kind === 'select').map((f) => f.leaf?.path))
   const recordValues = textValues(leaves).filter((v) => lookup || !chosen.has(v.path))
+  const stillMissing = (at: Ending | undefined, after: UiElement) =>
+    !at ||
+    expectedReads(
+      { ending: at, after, inputs, values: textValues(leaves), reading, submitLabel: first.submitLabel },
+      expect ?? {},
+    ).missing.length > 0
+  /** Back to the results by their address, when they have their own. */
+  const backTo = async (results: Snapshot) => {
+    const url = results.window.url
+    if (!url || url === first.observed.before.window.url) return false
+    await session.navigate(url)
+    await session.settle()
+    return true
+  }
   for (let hop = 0; ending && hop < 3; hop++) {
     const { submitLabel, observed } = sent
     const confirm = confirmationButton(ending)
@@ -70,11 +85,16 @@ export async function followUps(
           ? `“${submitLabel}” showed a preview with a “${send.name}” button that sends it; the job presses it`
           : `What to return is not on the results; the job opens the result “${open!.value}” (the link named by the input)`,
     )
+    const observed2 = await submitAndObserve(session, next, sample.input)
+    const ending2 = classifyEnding(observed2.before.root, observed2.after.root, [], inputs, leaves)
+    // The record's page does not show them either: back to the results, where the outputs stage
+    // tries the record's other openers (open-record.ts) before asking.
+    if (open && stillMissing(ending2, observed2.after.root) && (await backTo(observed2.before))) break
     sent.fillSteps.push(sent.submitStep)
     sent.submitStep = next
     sent.submitLabel = confirm ? confirm.name : send ? send.name : open!.value
-    sent.observed = await submitAndObserve(session, next, sample.input)
-    ending = classifyEnding(sent.observed.before.root, sent.observed.after.root, [], inputs, leaves)
+    sent.observed = observed2
+    ending = ending2
   }
   return { sent, ending, firstSend: first.submitStep }
 }

@@ -2,7 +2,8 @@
 // submit without pressing the submit again. Real apps keep their data, so a sample's side effect
 // may happen once only (DESIGN §4): the exploring submit is the sample's run, and what follows
 // it (the wait, the branches, the reads) is checked by the real runner against the screen that
-// submit produced. Clicks (closing a message) are accepted without effect; nothing ever changes.
+// submit produced. Clicks (closing a message) are accepted without effect, except one the builder
+// saw lead to another screen (opening the record found), which shows that screen.
 import { type RunResult, runAutomation } from '../../automation/index.ts'
 import type { Automation, Step } from '../../protocol/automation.ts'
 import { type Driver, DriverError } from '../../protocol/driver.ts'
@@ -11,8 +12,23 @@ import type { ActionResult, ElementAction, Snapshot, UiElement, WindowInfo } fro
 export class SnapshotDriver implements Driver {
   readonly kind = 'browser' as const
   readonly #byRef = new Map<string, UiElement>()
+  readonly #next: Snapshot[]
 
-  constructor(readonly screen: Snapshot) {
+  /**
+   * `next`: screens a click led to when the builder saw it (a record opened from its row in the
+   * results, open-record.ts); each click shows the next one, in order.
+   */
+  constructor(
+    public screen: Snapshot,
+    next: Snapshot[] = [],
+  ) {
+    this.#next = [...next]
+    this.#show(screen)
+  }
+
+  #show(screen: Snapshot): void {
+    this.screen = screen
+    this.#byRef.clear()
     const visit = (e: UiElement) => {
       this.#byRef.set(e.ref, e)
       e.children.forEach(visit)
@@ -45,7 +61,12 @@ export class SnapshotDriver implements Driver {
     const element = 'ref' in action && action.ref ? this.#byRef.get(action.ref) : undefined
     if (!element) throw new DriverError('STALE_REF', 'No such element on the recorded screen')
     if (action.kind === 'read') return readOf(element)
-    if (action.kind === 'click' || action.kind === 'focus') return {}
+    if (action.kind === 'click') {
+      const next = this.#next.shift()
+      if (next) this.#show(next)
+      return {}
+    }
+    if (action.kind === 'focus') return {}
     throw new DriverError('UNSUPPORTED_ACTION', `A recorded screen cannot take “${action.kind}”`)
   }
 }
@@ -77,6 +98,7 @@ export async function runOnScreen(
   from: number,
   screen: Snapshot,
   input: Record<string, unknown>,
+  next: Snapshot[] = [],
 ): Promise<RunResult> {
   // Nothing changes on a recorded screen: every wait is one look.
   const once = (steps: Step[]): Step[] =>
@@ -87,7 +109,7 @@ export async function runOnScreen(
     scenarios: automation.scenarios.map((s) => ({ ...s, steps: once(s.steps) })),
   }
   return runAutomation(
-    new SnapshotDriver(screen),
+    new SnapshotDriver(screen, next),
     rest,
     input,
     {},

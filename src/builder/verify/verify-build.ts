@@ -22,6 +22,7 @@ export async function verifyBuild(
   const verified = await verify(session, automation, session.request.sample, target, {
     after: f.observed.after,
     submitIndex: plan.prefix.length,
+    ...(plan.opened ? { next: [plan.opened] } : {}),
     ...(sendAt >= 0 && f.sendsInRow ? { sendIndex: sendAt } : {}),
   })
   return { ok: true, ...verified, scenario: target.scenario, outcome: target.outcome }

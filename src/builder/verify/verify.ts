@@ -39,6 +39,8 @@ export interface Evidence {
    * gone after the sample's own run. Defaults to `submitIndex`.
    */
   sendIndex?: number
+  /** Screens clicks after the submit led to, in order (the record opened from the results). */
+  next?: Snapshot[]
 }
 
 export interface Verified {
@@ -67,7 +69,7 @@ export async function verify(
     const run =
       resettable || !evidence
         ? await runOnce(session, current, sample.input)
-        : await checkOnce(session, current, submitIndex, evidence.after, sample.input, evidence.sendIndex)
+        : await checkOnce(session, current, submitIndex, evidence, sample.input)
     let problem = judge(run, target, sample.expect)
     let code: 'VERIFY_FAILED' | 'REGRESSION' = 'VERIFY_FAILED'
     let failing = run
@@ -121,10 +123,10 @@ async function checkOnce(
   session: BuildSession,
   automation: Automation,
   submitIndex: number,
-  after: Snapshot,
+  evidence: Evidence,
   input: Record<string, unknown>,
-  sendIndex = submitIndex,
 ): Promise<RunOutcome> {
+  const { after, sendIndex = submitIndex } = evidence
   const end = Math.min(sendIndex, submitIndex)
   const before = await runOnce(session, upTo(automation, end), input)
   if (before.status === 'failed') {
@@ -135,7 +137,7 @@ async function checkOnce(
       `“${gone.value}” is shown nowhere once the sample’s own run is done (it took the record away from where “${gone.step}” finds it): the steps from there to the submit count as checked by that run`,
     )
   }
-  const rest = await runOnScreen(automation, submitIndex + 1, after, input)
+  const rest = await runOnScreen(automation, submitIndex + 1, after, input, evidence.next)
   const at = new Date().toISOString()
   return { ...rest, startedAt: before.startedAt, finishedAt: at }
 }
