@@ -13,7 +13,7 @@ import {
   type TreeIndex,
 } from './element-tree.ts'
 import { renderTemplate, type TemplateScope } from './templates.ts'
-import { collapse, foldWord, matchesText } from './text-match.ts'
+import { collapse, foldText, foldWord, matchesText } from './text-match.ts'
 
 export type Resolution =
   | { status: 'found'; element: UiElement; fingerprint: number }
@@ -118,7 +118,12 @@ function namedFirst(
 ): UiElement[] {
   const whole = elements.filter((e) => matchesText(e.name, name, match))
   if (whole.length || (match ?? 'exact') !== 'exact') return whole
-  return elements.filter((e) => withCount(index, e, name))
+  const counted = elements.filter((e) => withCount(index, e, name))
+  if (counted.length) return counted
+  // A style may show a name in capitals ("ADD NEW TAG" for "Add New Tag", text-transform) on one
+  // screen and not on another: the same name without case or accents, when only one has it.
+  const folded = elements.filter((e) => foldText(e.name) === foldText(name) && foldText(name) !== '')
+  return folded.length === 1 ? folded : []
 }
 
 /** Where a bare number beside a name is a count: items of trees, tabs and menus (folders, tags). */

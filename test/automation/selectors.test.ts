@@ -171,6 +171,15 @@ describe('a name with a count beside it', () => {
     expect(found(years, sel({ ...row, rowText: 'Projects', name: 'Projects' })).ref).toBe('b')
   })
 
+  test('a name a style shows in capitals is the same name, when only one control has it', () => {
+    const caps = el('w', 'window', 'Editor', [el('x', 'button', 'ADD NEW TAG'), el('y', 'button', 'Publish')])
+    expect(found(caps, sel({ by: 'role', role: 'button', name: 'Add New Tag' })).ref).toBe('x')
+    // Two of them without case: neither is picked; the exact one always wins.
+    const two = el('w', 'window', 'Editor', [el('x', 'button', 'ADD'), el('y', 'button', 'add')])
+    expect(resolveSelector(two, sel({ by: 'role', role: 'button', name: 'Add' })).status).toBe('not-found')
+    expect(found(two, sel({ by: 'role', role: 'button', name: 'add' })).ref).toBe('y')
+  })
+
   test('a control named so whole wins over one that only holds the name among its texts', () => {
     const root = tree(folder('a', 'Suppliers'), folder('b', 'Suppliers', '2'))
     expect(found(root, sel({ by: 'role', role: 'link', name: 'Suppliers' })).ref).toBe('a')
