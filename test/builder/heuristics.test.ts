@@ -320,6 +320,15 @@ describe('selectors, submit and shape', () => {
     expect(submitScore('Cancel', reading)).toBeUndefined()
   })
 
+  test('a submit word the task uses for what it makes names that thing, not the send', () => {
+    // "Write a blog post …, publish it": the editor's "Post" panel is the post, "Publish" sends it.
+    const post = readPrompt('Write a blog post with the given title and text, publish it, and return its id')
+    expect(submitScore('Publish', post)! - submitScore('Post', post)!).toBeGreaterThanOrEqual(0.5)
+    // Where the word is the task's verb, it is the send ("Post a message …" → "Post").
+    const message = readPrompt('Post a message to the team channel')
+    expect(submitScore('Post', message)).toBeGreaterThan(submitScore('Save draft', message)!)
+  })
+
   test('compose and decompose are inverse: an extension finds the parts it needs', () => {
     const click = (name: string): Step => ({
       kind: 'click',

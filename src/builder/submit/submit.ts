@@ -17,7 +17,7 @@ import { actionOf, splitWords, stems } from '../words.ts'
 
 const SUBMIT = new Set(
   stems(
-    'save submit create add search find send ok apply confirm go continue done register post update book open next finish',
+    'save submit create add search find send ok apply confirm go continue done register post publish update book open next finish',
   ),
 )
 /**
@@ -48,7 +48,9 @@ export function submitScore(name: string, reading: PromptReading): number | unde
   // on to another form is never taken silently; any other yields to the plain one beside it.
   const [, then] = name.split(COMPOUND)
   if (then !== undefined && stems(then).some((w) => GOES_ON.has(w))) return 0
-  const submitLike = words.some((w) => SUBMIT.has(w)) ? 1 : 0
+  // A submit word the task uses for the thing it makes ("Write a blog post") names that thing
+  // (the editor's "Post" panel), not how it is sent: it counts as the task's word only.
+  const submitLike = words.some((w) => SUBMIT.has(w) && !reading.object.includes(w)) ? 1 : 0
   const task = Math.min(1, words.filter((w) => reading.taskStems.includes(w)).length * 0.5)
   return submitLike + task - (then !== undefined ? 0.25 : 0)
 }
