@@ -125,6 +125,7 @@ export async function fillPages(
           // The fields filled before the editor opened are taken.
           ...filledEarly.flatMap((e) => counterpart(screen.root, e) ?? []),
         ],
+        { editors: opened.editors },
       )
     }
     for (const field of here) await performStep(session, field.step, session.request.sample.input)

@@ -37,9 +37,10 @@ export async function openInlineEditors(
   session: BuildSession,
   screen: Snapshot,
   leaves: InputLeaf[],
-): Promise<{ screen: Snapshot; steps: Step[] }> {
+): Promise<{ screen: Snapshot; steps: Step[]; editors: UiElement[] }> {
   const steps: Step[] = []
   const tried = new Set<string>()
+  const start = screen
   for (let round = 0; round < 3; round++) {
     if (unplacedValues(screen.root, leaves).length === 0) break
     const placeholder = invitations(screen.root).find((e) => !tried.has(textOf(e)))
@@ -68,7 +69,12 @@ export async function openInlineEditors(
     if (opened) steps.push(step)
     screen = after
   }
-  return { screen, steps }
+  // The text boxes that opened: where a person writes the value that had no field (map-fields.ts).
+  const fresh = new Set(steps.length ? appeared(start.root, screen.root) : [])
+  const editors = readControls(screen.root)
+    .filter((c) => c.kind === 'text' && fresh.has(c.element))
+    .map((c) => c.element)
+  return { screen, steps, editors }
 }
 
 /** The lines of the screen that invite writing and that exploring's rules allow pressing. */

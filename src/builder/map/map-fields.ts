@@ -31,6 +31,8 @@ export async function mapFields(
     askRequired?: boolean
     /** Values the way to the form already used (the row it was opened from). */
     used?: readonly InputLeaf[]
+    /** Text boxes that opened when a line inviting writing was pressed (inline-editors.ts). */
+    editors?: readonly UiElement[]
   } = {},
 ): Promise<FieldStep[]> {
   const controls = readControls(root).filter((c) => !taken.includes(c.element))
@@ -58,8 +60,9 @@ export async function mapFields(
       { inputs: ignored.map((l) => l.path) },
     )
   const dateControls = controls.filter((c) => c.kind === 'date' || c.kind === 'date-parts')
+  writtenInEditor(session, unsure, mapping, options.editors ?? [])
   // A box that asks for a value again is never where a value goes first (see repeatBoxes).
-  for (const item of unsure) {
+  for (const item of unsure.filter((u) => ![...mapping.values()].some((m) => m.leaf === u.leaf))) {
     const first = item.candidates.filter((c) => !repeatsAnother(c.control))
     await askWhere(session, { ...item, candidates: first }, mapping, dateControls, controls, options.used)
   }
@@ -94,6 +97,33 @@ export async function mapFields(
     if (use) steps.push(...(await fieldSteps(session, root, control, use, leaves)))
   }
   return steps
+}
+
+/**
+ * The one text that no field is named for, and the one editor that opened when its line was
+ * pressed ("Type / to choose a block"): the editor was opened to write it, as a person would. Only
+ * prose (several words) and only one of each; anything else is asked.
+ */
+function writtenInEditor(
+  session: BuildSession,
+  unsure: Unsure[],
+  mapping: Map<ScreenControl, FieldUse>,
+  editors: readonly UiElement[],
+): void {
+  const prose = unsure.filter(
+    (u) => typeof u.leaf.value === 'string' && u.leaf.value.trim().split(/\s+/).length >= 3,
+  )
+  const free = editors.filter((e) => ![...mapping.keys()].some((c) => c.element === e))
+  if (prose.length !== 1 || free.length !== 1) return
+  const { leaf, candidates } = prose[0]!
+  const editor = candidates.find((c) => c.control.element === free[0])
+  if (!editor || candidates.some((c) => c !== editor && c.score >= NAMED_LIKE)) return
+  mapping.set(editor.control, { leaf })
+  session.progress(
+    'map',
+    `“${leaf.path}” goes into “${editor.control.label}”: the editor that opened for the text no field is named for`,
+    { input: leaf.path, field: editor.control.label },
+  )
 }
 
 async function askWhere(

@@ -70,10 +70,9 @@ describe('an editor that opens when its line is pressed', () => {
   test('the text goes into the editor the line opens; the click is a step of the job', async () => {
     const window = await rig.driver.launch({ url: rig.server.url.href })
     const port = localDesktop(rig.driver)
-    const script = scriptedIO([
-      // The opened block is named for what it is, not for "text": the person says where it goes.
-      { kind: 'map_field', answer: (q) => q.options.find((o) => /block/i.test(o.label))!.value },
-    ])
+    // The opened block is named for what it is, not for "text", and no field is named for the
+    // text: the editor opened for it takes it, with no question.
+    const script = scriptedIO([])
     const result = await buildAutomation(port, script.io, {
       prompt: 'Write a blog post with the given title and text, publish it, and return its id',
       sample: {
@@ -87,6 +86,9 @@ describe('an editor that opens when its line is pressed', () => {
     if (!result.ok) throw new Error(`${result.code}: ${result.message}\n${script.lines.join('\n')}`)
     expect(posts[0]).toEqual({ id: 100, title: 'New coffee machine', text: 'It makes espresso and tea.' })
     expect(script.lines.some((l) => l.includes('“Type / to choose a block” opened an editor'))).toBe(true)
+    expect(
+      script.lines.some((l) => l.includes('the editor that opened for the text no field is named for')),
+    ).toBe(true)
     expect(posts).toHaveLength(1)
 
     await rig.driver.navigate(window.id, rig.server.url.href)
@@ -98,5 +100,33 @@ describe('an editor that opens when its line is pressed', () => {
     expect(posts[1]).toEqual({ id: 101, title: 'Visitor badges', text: 'Pick one up at reception.' })
     expect(run.result).toEqual({ id: '101' })
     expect(posts).toHaveLength(2)
+  }, 90_000)
+
+  test('two texts with no field and one editor: which goes there is asked, never guessed', async () => {
+    const window = await rig.driver.launch({ url: rig.server.url.href })
+    const port = localDesktop(rig.driver)
+    const script = scriptedIO([
+      { kind: 'map_field', answer: (q) => q.options.find((o) => /block/i.test(o.label))!.value },
+      // Then nothing is free for the summary, which the task names: it is not on this screen.
+      { kind: 'point', answer: () => '__none__' },
+    ])
+    const result = await buildAutomation(port, script.io, {
+      prompt: 'Write a blog post with the given title, text and summary, publish it, and return its id',
+      sample: {
+        id: 's2',
+        input: {
+          title: 'Bike shed',
+          text: 'The shed behind the office is open.',
+          summary: 'A short note on bikes.',
+        },
+        expect: { id: { $type: 'string' } },
+      },
+      previous: [],
+    })
+    expect(script.unexpected).toEqual([])
+    if (!result.ok) throw new Error(`${result.code}: ${result.message}\n${script.lines.join('\n')}`)
+    expect(script.lines.filter((l) => l.startsWith('[question]'))).toHaveLength(2)
+    expect(posts.at(-1)).toMatchObject({ title: 'Bike shed', text: 'The shed behind the office is open.' })
+    await rig.driver.navigate(window.id, 'about:blank')
   }, 90_000)
 })
