@@ -2,12 +2,12 @@
 // search found when what to return is there (once: the record opened is where its values are,
 // or they are not to be found this way). Each is one more step of the job (follow-through.ts).
 import type { Step } from '../../protocol/automation.ts'
-import type { Snapshot, UiElement } from '../../protocol/elements.ts'
+import type { Snapshot } from '../../protocol/elements.ts'
 import { type InputLeaf, textValues } from '../input-leaves.ts'
 import type { PromptReading } from '../locate/prompt.ts'
 import { classifyEnding, type Ending } from '../observe/classify.ts'
 import { submitAndObserve } from '../observe/observe.ts'
-import { expectedReads, listExpected, nonEmpty } from '../outputs/outputs.ts'
+import { expectedReads, listExpected, nonEmpty, outputContext } from '../outputs/outputs.ts'
 import type { BuildSession } from '../session.ts'
 import { actionOf } from '../words.ts'
 import { confirmationButton, confirmStep, resultLink, secondSend, sendStep } from './follow-through.ts'
@@ -38,10 +38,16 @@ export async function followUps(
   const lookup = reading.verb === actionOf('find') || leaves.some((l) => l.query)
   const chosen = new Set(first.fields.filter((f) => f.control.kind === 'select').map((f) => f.leaf?.path))
   const recordValues = textValues(leaves).filter((v) => lookup || !chosen.has(v.path))
-  const stillMissing = (at: Ending | undefined, after: UiElement) =>
+  const stillMissing = (at: Ending | undefined, observed: { before: Snapshot; after: Snapshot }) =>
     !at ||
     expectedReads(
-      { ending: at, after, inputs, values: textValues(leaves), reading, submitLabel: first.submitLabel },
+      outputContext(observed, {
+        ending: at,
+        inputs,
+        values: textValues(leaves),
+        reading,
+        submitLabel: first.submitLabel,
+      }),
       expect ?? {},
     ).missing.length > 0
   /** Back to the results by their address, when they have their own. */
@@ -89,7 +95,8 @@ export async function followUps(
     const ending2 = classifyEnding(observed2.before.root, observed2.after.root, [], inputs, leaves)
     // The record's page does not show them either: back to the results, where the outputs stage
     // tries the record's other openers (open-record.ts) before asking.
-    if (open && stillMissing(ending2, observed2.after.root) && (await backTo(observed2.before))) break
+    // Only a lookup goes back: its results load again by their address without sending anything.
+    if (open && lookup && stillMissing(ending2, observed2) && (await backTo(observed2.before))) break
     sent.fillSteps.push(sent.submitStep)
     sent.submitStep = next
     sent.submitLabel = confirm ? confirm.name : send ? send.name : open!.value
