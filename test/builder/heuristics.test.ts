@@ -324,6 +324,9 @@ describe('selectors, submit and shape', () => {
     // "Write a blog post …, publish it": the editor's "Post" panel is the post, "Publish" sends it.
     const post = readPrompt('Write a blog post with the given title and text, publish it, and return its id')
     expect(submitScore('Publish', post)! - submitScore('Post', post)!).toBeGreaterThanOrEqual(0.5)
+    // "a new issue": "new" is how the task acts (create), not a thing it makes.
+    const issue = readPrompt('File a new issue in the given project with this subject and description')
+    expect(submitScore('Create', issue)! - submitScore('Unordered list', issue)!).toBeGreaterThanOrEqual(0.5)
     // Where the word is the task's verb, it is the send ("Post a message …" → "Post").
     const message = readPrompt('Post a message to the team channel')
     expect(submitScore('Post', message)).toBeGreaterThan(submitScore('Save draft', message)!)

@@ -50,7 +50,7 @@ export function submitScore(name: string, reading: PromptReading): number | unde
   if (then !== undefined && stems(then).some((w) => GOES_ON.has(w))) return 0
   // A submit word the task uses for the thing it makes ("Write a blog post") names that thing
   // (the editor's "Post" panel), not how it is sent: it counts as the task's word only.
-  const submitLike = words.some((w) => SUBMIT.has(w) && !reading.object.includes(w)) ? 1 : 0
+  const submitLike = words.some((w) => SUBMIT.has(w) && !objectNoun(w, reading)) ? 1 : 0
   const task = Math.min(1, words.filter((w) => reading.taskStems.includes(w)).length * 0.5)
   return submitLike + task - (then !== undefined ? 0.25 : 0)
 }
@@ -72,6 +72,11 @@ export function notTheTasksSend(name: string, reading: PromptReading): boolean {
   const drafts = (list: string[]) => list.some((w) => DRAFT.has(stemmer(w)))
   return drafts(words) && !drafts(task) && task.some((w) => FINAL.has(w))
 }
+
+/** A word of what the task acts on that is a thing, not an action ("post", but not "new" → create). */
+const objectNoun = (word: string, reading: PromptReading) =>
+  reading.object.includes(word) && !ACTIONS.has(word)
+const ACTIONS = new Set(['find', 'create', 'edit', 'delete', 'save'].map((w) => actionOf(w)))
 
 const FIND = actionOf('find')
 const CREATE = actionOf('create')
