@@ -324,6 +324,8 @@ describe('selectors, submit and shape', () => {
     // "Write a blog post …, publish it": the editor's "Post" panel is the post, "Publish" sends it.
     const post = readPrompt('Write a blog post with the given title and text, publish it, and return its id')
     expect(submitScore('Publish', post)! - submitScore('Post', post)!).toBeGreaterThanOrEqual(0.5)
+    // A button that shows a part of the screen is no send, whatever task word it holds.
+    expect(submitScore('Open publish panel', post)).toBeUndefined()
     // "a new issue": "new" is how the task acts (create), not a thing it makes.
     const issue = readPrompt('File a new issue in the given project with this subject and description')
     expect(submitScore('Create', issue)! - submitScore('Unordered list', issue)!).toBeGreaterThanOrEqual(0.5)

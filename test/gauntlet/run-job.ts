@@ -1,7 +1,9 @@
 // Teaches one gauntlet job end to end over HTTP only, as a person would: teaching call(s), poll
 // the build, answer its questions from the owner's answer sheet, promote, then two live calls
 // with new inputs whose answers and effects on the app are checked.
+import { Database } from 'bun:sqlite'
 import { join } from 'node:path'
+import { DB_FILE } from '../../src/db/client.ts'
 import type { BuildScreen } from '../../src/modules/screen/service.ts'
 import { cli, eventually } from '../helpers/cli.ts'
 import { decodeJpeg } from '../helpers/jpeg-pixels.ts'
@@ -190,6 +192,17 @@ async function teachAndCall<A extends RunningApp>(
   if (problems.length && process.env.GAUNTLET_EXPORT) {
     const exported = await cli(['jobs', 'export', job.method, job.path, '--data', s.dataDir])
     await Bun.write(process.env.GAUNTLET_EXPORT, exported.stdout)
+  }
+  // GAUNTLET_RUNS=file: the live runs' steps (name, status, result, error), to see what a wrong run did.
+  if (problems.length && process.env.GAUNTLET_RUNS) {
+    const db = new Database(join(s.dataDir, DB_FILE), { readonly: true })
+    const steps = db
+      .query(
+        'SELECT execution_seq, execution_order, flow_name, status, result, error FROM execution_steps ORDER BY 1, 2',
+      )
+      .all()
+    db.close()
+    await Bun.write(process.env.GAUNTLET_RUNS, JSON.stringify(steps, null, 1))
   }
   return out
 }

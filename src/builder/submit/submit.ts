@@ -27,7 +27,10 @@ const SUBMIT = new Set(
 const DOUBTFUL = new Set(stems('register open go ok continue next'))
 const NOT_SUBMIT = new Set(
   stems(
-    'cancel reset clear back close delete remove discard previous help logout signout abort preview print export download',
+    'cancel reset clear back close delete remove discard previous help logout signout abort preview print export download ' +
+      // Parts of the screen a button shows or hides ("Open publish panel", "Toggle sidebar"):
+      // a send is never named for one.
+      'panel sidebar drawer toolbar',
   ),
 )
 /** Controls a person uses to search: Enter in the box sends it when there is no button. */
