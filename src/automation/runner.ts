@@ -36,7 +36,7 @@ import {
   signInRefused,
   signInShown,
 } from './sign-in-prelude.ts'
-import { executeStep, type StepOutcome } from './step-executor.ts'
+import { executeStep, type StepOutcome, waitUntil } from './step-executor.ts'
 import { resolveTemplate } from './templates.ts'
 import { compilePattern } from './text-match.ts'
 
@@ -332,6 +332,15 @@ interface Attempt {
 /** Executes one step (or skips it when its `onlyIf` does not hold), never throwing. */
 async function attempt(ctx: RunContext, step: Step): Promise<Attempt> {
   try {
+    // "Only while X is not shown" is judged once the step's own control shows: on a screen still
+    // drawing, X is absent too (a folded section's field, not yet drawn, would be taken as folded
+    // and its toggle pressed shut). Bounded by the step's timeout; then judged as the screen is.
+    if (step.onlyIf?.kind === 'disappears' && 'target' in step && step.target)
+      await waitUntil(
+        ctx,
+        { kind: 'appears', target: step.target },
+        performance.now() + (step.timeoutMs ?? ctx.defaultStepTimeoutMs),
+      )
     return {
       outcome:
         step.onlyIf && !(await holdsNow(ctx, step.onlyIf))

@@ -175,7 +175,11 @@ async function check(ctx: RunContext, condition: Condition): Promise<ConditionRe
 }
 
 /** Re-checks the condition on every UI change until it holds or the deadline passes. */
-async function waitUntil(ctx: RunContext, condition: Condition, deadline: number): Promise<ConditionResult> {
+export async function waitUntil(
+  ctx: RunContext,
+  condition: Condition,
+  deadline: number,
+): Promise<ConditionResult> {
   const windowId = await currentWindow(ctx)
   for (;;) {
     const seen = await check(ctx, condition)
