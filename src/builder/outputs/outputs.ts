@@ -16,11 +16,13 @@ import { BuildFailure, type BuildSession } from '../session.ts'
 import { compact, stems } from '../words.ts'
 import { askForOutput } from './ask-output.ts'
 import { listExpected, rowsRead } from './collections.ts'
+import { exactRead } from './exact-read.ts'
 import { openRecordReads } from './open-record.ts'
 import { type Evidenced, evidencedValues } from './output-evidence.ts'
 import { urlRead } from './url-output.ts'
 
 export { findCollections, listExpected, rowsRead } from './collections.ts'
+export { exactRead } from './exact-read.ts'
 
 export interface OutputContext {
   ending: Ending
@@ -60,7 +62,6 @@ export function isTypeSpec(value: unknown): value is { $type: string } {
   )
 }
 
-const NOT_VALUES = new Set<UiRole>(['button', 'link', 'textbox', 'combobox', 'option', 'checkbox', 'radio'])
 const norm = (text: string) => collapse(text).toLowerCase()
 
 /** The builder's reads always point at an element (reads of the URL or rows are built elsewhere). */
@@ -359,38 +360,6 @@ export function nestedValue({ path, value }: { path: string; value: string }): R
       (inner, key, i, all) => ({ [key]: i === all.length - 1 ? value : inner }),
       {},
     )
-}
-
-/** An exact expected value: the element showing just it, else a text containing it. */
-export function exactRead(ctx: OutputContext, key: string, expected: unknown): ReadStep | undefined {
-  const want = norm(String(expected))
-  const fresh = new Set(ctx.ending.appeared)
-  const ordered = [...ctx.ending.appeared, ...indexTree(ctx.after).all.filter((e) => !fresh.has(e))]
-  const candidates = ordered.filter((e) => e !== ctx.after && !NOT_VALUES.has(e.role))
-  const whole = candidates.find((e) => norm(e.name) === want)
-  if (whole) {
-    const place = designPlaceSelector(ctx.after, whole, `the “${key}” value`)
-    return {
-      kind: 'read',
-      name: `Read “${key}”`,
-      target: ownRowColumn(ctx, whole, place) ?? place,
-      into: key,
-    }
-  }
-  const inside = ctx.ending.appeared.find((e) => !NOT_VALUES.has(e.role) && norm(e.name).includes(want))
-  if (!inside) return undefined
-  const value = inside.name.slice(
-    norm(inside.name).indexOf(want),
-    norm(inside.name).indexOf(want) + want.length,
-  )
-  const { pattern } = generaliseText(inside.name, [value, ...ctx.inputs])
-  return {
-    kind: 'read',
-    name: `Read “${key}”`,
-    target: designTextSelector(ctx.after, inside, { pattern, match: 'regex' }, `the text “${inside.name}”`),
-    into: key,
-    extract: extractPattern(inside.name, value, ctx.inputs),
-  }
 }
 
 /** The sample's `expect`, or undefined when it says nothing. */

@@ -1,0 +1,46 @@
+// An output given as a literal in the sample's `expect` ("queue": "IT Support"): read where the
+// screen shows just that value, else from the text that holds it (docs/builder.md, "Outputs").
+import { indexTree } from '../../automation/index.ts'
+import { collapse } from '../../automation/text-match.ts'
+import type { UiRole } from '../../protocol/elements.ts'
+import { extractPattern, generaliseText } from '../generalise.ts'
+import { designPlaceSelector, designTextSelector } from '../selector-design.ts'
+import { type OutputContext, ownRowColumn, type ReadStep } from './outputs.ts'
+
+const NOT_VALUES = new Set<UiRole>(['button', 'link', 'textbox', 'combobox', 'option', 'checkbox', 'radio'])
+const norm = (text: string) => collapse(text).toLowerCase()
+
+/** An exact expected value: the element showing just it, else a text containing it. */
+export function exactRead(ctx: OutputContext, key: string, expected: unknown): ReadStep | undefined {
+  const want = norm(String(expected))
+  const fresh = new Set(ctx.ending.appeared)
+  const ordered = [...ctx.ending.appeared, ...indexTree(ctx.after).all.filter((e) => !fresh.has(e))]
+  const candidates = ordered.filter((e) => e !== ctx.after && !NOT_VALUES.has(e.role))
+  // A record's value may be shown as a link to its own page ("Queue: IT Support"): one such link
+  // among what appeared, when no plain text shows it.
+  const links = ctx.ending.appeared.filter((e) => e.role === 'link' && norm(e.name) === want)
+  const whole = candidates.find((e) => norm(e.name) === want) ?? (links.length === 1 ? links[0] : undefined)
+  if (whole) {
+    const place = designPlaceSelector(ctx.after, whole, `the “${key}” value`)
+    return {
+      kind: 'read',
+      name: `Read “${key}”`,
+      target: ownRowColumn(ctx, whole, place) ?? place,
+      into: key,
+    }
+  }
+  const inside = ctx.ending.appeared.find((e) => !NOT_VALUES.has(e.role) && norm(e.name).includes(want))
+  if (!inside) return undefined
+  const value = inside.name.slice(
+    norm(inside.name).indexOf(want),
+    norm(inside.name).indexOf(want) + want.length,
+  )
+  const { pattern } = generaliseText(inside.name, [value, ...ctx.inputs])
+  return {
+    kind: 'read',
+    name: `Read “${key}”`,
+    target: designTextSelector(ctx.after, inside, { pattern, match: 'regex' }, `the text “${inside.name}”`),
+    into: key,
+    extract: extractPattern(inside.name, value, ctx.inputs),
+  }
+}

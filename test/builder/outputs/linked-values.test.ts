@@ -1,0 +1,64 @@
+// A record's value shown as a link to its own page ("Queue: IT Support", the queue's name linking
+// to the queue): a literal `expect` finds it there, read by its caption, so a live call reads its
+// own record's queue. A link that was on the screen before (a menu's "IT Support") is no value.
+import { describe, expect, test } from 'bun:test'
+import { findMatches, indexTree } from '../../../src/automation/index.ts'
+import { readPrompt } from '../../../src/builder/locate/prompt.ts'
+import { classifyEnding } from '../../../src/builder/observe/classify.ts'
+import { exactRead, type OutputContext } from '../../../src/builder/outputs/outputs.ts'
+import type { UiElement } from '../../../src/protocol/elements.ts'
+
+let refs = 0
+const el = (role: UiElement['role'], name: string, children: UiElement[] = []): UiElement => ({
+  ref: `r${++refs}`,
+  role,
+  name,
+  states: [],
+  children,
+})
+const menu = () => el('navigation', 'Queues', [el('link', 'IT Support'), el('link', 'General')])
+const ticket = (queue: string) =>
+  el('window', '#5: Password reset', [
+    menu(),
+    el('heading', '#5: Password reset'),
+    el('generic', 'The Basics', [
+      el('text', 'Status:'),
+      el('text', 'open'),
+      el('text', 'Queue:'),
+      el('link', queue),
+    ]),
+  ])
+
+function context(after: UiElement): OutputContext {
+  const before = el('window', 'RT at a glance', [menu(), el('heading', 'RT at a glance')])
+  const ending = classifyEnding(before, after, [], ['5'])
+  if (!ending) throw new Error('no ending')
+  return {
+    ending,
+    after,
+    inputs: ['5'],
+    reading: readPrompt('Look up the ticket with this number and return its subject, status and queue'),
+    submitLabel: 'Open the ticket',
+  }
+}
+
+describe('a value shown as a link', () => {
+  test('the queue is read from the link after its caption, not from the menu’s link of that name', () => {
+    const after = ticket('IT Support')
+    const step = exactRead(context(after), 'queue', 'IT Support')
+    expect(step).toBeDefined()
+    const index = indexTree(after)
+    const found = step!.target.fingerprints.flatMap((f) => findMatches(index, f))[0]!
+    expect(found.role).toBe('link')
+    expect(index.parent.get(found)!.name).toBe('The Basics')
+    // Another ticket's queue, by the same selector.
+    const other = ticket('General')
+    const again = step!.target.fingerprints.flatMap((f) => findMatches(indexTree(other), f))[0]!
+    expect(again.name).toBe('General')
+  })
+
+  test('a link that was there before the submit is not the value', () => {
+    const after = el('window', '#5: Password reset', [menu(), el('heading', '#5: Password reset')])
+    expect(exactRead(context(after), 'queue', 'IT Support')).toBeUndefined()
+  })
+})
