@@ -16,7 +16,7 @@ const el = (role: UiElement['role'], name: string, children: UiElement[] = []): 
   states: [],
   children,
 })
-const menu = () => el('navigation', 'Queues', [el('link', 'IT Support'), el('link', 'General')])
+const menu = () => el('list', 'Queues', [el('link', 'IT Support'), el('link', 'General')])
 const ticket = (queue: string) =>
   el('window', '#5: Password reset', [
     menu(),
