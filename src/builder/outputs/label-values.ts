@@ -1,7 +1,8 @@
 // Label/value pairs a screen shows after a submit: a details table (row header → cell), a
-// one-row table (column header → cell), "Label: value" texts and read-only fields. They are the
-// candidates for a job's outputs when the sample did not say what to return. On a record's own
-// screen (open-record.ts) its form's fields count too: an edit form shows the record's values.
+// one-row table (column header → cell), "Label: value" texts and read-only or disabled fields.
+// They are the candidates for a job's outputs when the sample did not say what to return. On a
+// record's own screen (open-record.ts) its form's fields count too: an edit form shows the
+// record's values.
 import { indexTree } from '../../automation/index.ts'
 import type { UiElement } from '../../protocol/elements.ts'
 import { escapeRegex } from '../generalise.ts'
@@ -49,7 +50,10 @@ export function labelValuePairs(
         })
     } else if (
       (element.role === 'textbox' || element.role === 'combobox') &&
-      (element.states.includes('readonly') || (options.fields && element.inputType !== 'password')) &&
+      // A read-only or greyed-out (disabled) field shows a value nobody types: the record's own.
+      (element.states.includes('readonly') ||
+        element.states.includes('disabled') ||
+        (options.fields && element.inputType !== 'password')) &&
       element.name &&
       element.value
     )
