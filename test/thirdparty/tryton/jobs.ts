@@ -76,6 +76,19 @@ const isSearch = (e: { role: string; name: string }) =>
 const SEARCH: Pick = (e) => isSearch(e)
 
 /**
+ * sao asks for a sign-in each time it is opened: a demonstration starts there (the user name,
+ * LOGIN, then the password in a second dialog, OK).
+ */
+const SIGN_IN_STEPS: ShowHow['show'] = [
+  { type: TRYTON_USER, into: (e) => e.role === 'textbox' && /^user name$/i.test(e.name.trim()) },
+  { click: (e) => e.role === 'button' && /^login$/i.test(e.name.trim()) },
+  // The password dialog slides in: the owner looks at it (a click on its caption) before typing.
+  { click: (e) => e.role === 'text' && /^password for/i.test(e.name.trim()) },
+  { type: TRYTON_PASSWORD, into: (e) => e.role === 'textbox' && /^password for/i.test(e.name.trim()) },
+  { click: (e) => e.role === 'button' && /^ok$/i.test(e.name.trim()) },
+]
+
+/**
  * What the owner answers about sao's screens: which field takes each input (by the labels they
  * know), which button sends it (the sign-in dialogs' when that is the one asked about), which of a
  * drop-down's options a caller's word is, which of the screen's values the caller asked for, and
@@ -96,6 +109,10 @@ function owner(opts: {
     const input = inputOf(q)
     const field = input ? opts.fields[input] : undefined
     if (q.kind === 'map_field' && field) return option(q, field) ?? NONE_OF_THESE
+    // Asked whether a text typed in the demonstration holds one of the caller's inputs: it does.
+    const fromSample = /the sample’s `([^`]+)`, or always the same/i.exec(q.text)?.[1]
+    if (q.kind === 'map_field' && fromSample && fromSample in opts.fields)
+      return option(q, /^the sample’s/i) ?? NONE_OF_THESE
     if (q.kind === 'point' && input && /^point at the field/i.test(q.text))
       return opts.pointFields?.[input] ?? (field ? pointAt(FIELD, field) : undefined)
     if (q.kind === 'map_option') {
@@ -146,6 +163,7 @@ export const addCustomer: GauntletJob<Tryton> = {
     shown: { code: pointAt(FIELD, /^code:?$/i) },
     show: {
       show: [
+        ...SIGN_IN_STEPS,
         { click: menu('Party') },
         { click: menu('Parties') },
         { click: button('New') },
@@ -241,6 +259,7 @@ export const customerCity: GauntletJob<Tryton> = {
     },
     show: {
       show: [
+        ...SIGN_IN_STEPS,
         { click: menu('Party') },
         { click: menu('Parties') },
         { type: 'Harbour Lights Cafe', into: SEARCH },
@@ -323,6 +342,7 @@ export const customersInCity: GauntletJob<Tryton> = {
     outputs: /party|name|customer/i,
     show: {
       show: [
+        ...SIGN_IN_STEPS,
         { click: menu('Party') },
         { click: menu('Addresses') },
         { type: 'City: Leeds', into: SEARCH },
