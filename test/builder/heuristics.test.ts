@@ -324,6 +324,9 @@ describe('selectors, submit and shape', () => {
     // "Write a blog post …, publish it": the editor's "Post" panel is the post, "Publish" sends it.
     const post = readPrompt('Write a blog post with the given title and text, publish it, and return its id')
     expect(submitScore('Publish', post)! - submitScore('Post', post)!).toBeGreaterThanOrEqual(0.5)
+    // Words for looking at things share the find family with "Search" but send nothing.
+    expect(submitScore('List View', post)).toBe(0)
+    expect(submitScore('Search', readPrompt('Search the posts for a word'))).toBeGreaterThanOrEqual(1)
     // A button that shows a part of the screen is no send, whatever task word it holds.
     expect(submitScore('Open publish panel', post)).toBeUndefined()
     // "a new issue": "new" is how the task acts (create), not a thing it makes.

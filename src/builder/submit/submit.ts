@@ -53,7 +53,12 @@ export function submitScore(name: string, reading: PromptReading): number | unde
   if (then !== undefined && stems(then).some((w) => GOES_ON.has(w))) return 0
   // A submit word the task uses for the thing it makes ("Write a blog post") names that thing
   // (the editor's "Post" panel), not how it is sent: it counts as the task's word only.
-  const submitLike = words.some((w) => SUBMIT.has(w) && !objectNoun(w, reading)) ? 1 : 0
+  // Words for looking at things ("List view", "Show more", "Unordered list") share the find
+  // family with "Search" but send nothing: only a button that says search or find is one.
+  const looks = !splitWords(name).some((w) => SENDS_SEARCH.has(stemmer(w)))
+  const submitLike = words.some((w) => SUBMIT.has(w) && !objectNoun(w, reading) && !(w === FIND && looks))
+    ? 1
+    : 0
   const task = Math.min(1, words.filter((w) => reading.taskStems.includes(w)).length * 0.5)
   return submitLike + task - (then !== undefined ? 0.25 : 0)
 }
@@ -75,6 +80,9 @@ export function notTheTasksSend(name: string, reading: PromptReading): boolean {
   const drafts = (list: string[]) => list.some((w) => DRAFT.has(stemmer(w)))
   return drafts(words) && !drafts(task) && task.some((w) => FINAL.has(w))
 }
+
+/** The words of a button that sends a search, as written ("Search", "Find", "Look up", "Query"). */
+const SENDS_SEARCH = new Set(['search', 'find', 'look', 'lookup', 'query'].map((w) => stemmer(w)))
 
 /** A word of what the task acts on that is a thing, not an action ("post", but not "new" → create). */
 const objectNoun = (word: string, reading: PromptReading) =>
