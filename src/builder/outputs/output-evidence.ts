@@ -111,13 +111,15 @@ export function evidencedValues(
   const ofInput = (token: string) => inputs.some((v) => compact(v).includes(compact(token)))
   // An identifier is a short value holding a made-up token: a message or a mail's headers beside
   // "Ticket created" hold numbers (its date, its time) but are not the ticket's number.
-  const madeUp = (value: string) =>
+  const madeUp = (value: string, labelled = false) =>
     !identifier ||
     (value.length <= 80 &&
       value.trim().split(/\s+/).length <= 4 &&
-      idLikeTokens(value).some((t) => !ofInput(t) && !DATE.test(t)))
+      // Under a label that means the key, only a token that is one of the caller's values is
+      // theirs: a short id ("7") is inside many a phone number, and still the record's own.
+      idLikeTokens(value).some((t) => !(labelled ? isInput(t) : ofInput(t)) && !DATE.test(t)))
   for (const pair of keyed(labelValuePairs(after, fresh)))
-    if (labelMeansKey(pair.label, key) && pair.value && !isInput(pair.value) && madeUp(pair.value)) {
+    if (labelMeansKey(pair.label, key) && pair.value && !isInput(pair.value) && madeUp(pair.value, true)) {
       const noted = !pair.extract && notedValue(pair.element)
       out.push(
         noted

@@ -73,7 +73,8 @@ export const addCustomer: GauntletJob<ReactAdmin> = {
       return pointAt(FIELD, /^id$/i)
     if (q.kind === 'choose_outputs') {
       const picked = q.options.filter((o) => /^id\b/i.test(o.label.trim())).map((o) => o.value)
-      return picked.length ? picked : undefined
+      // One value for one key ("which value is customerId?"), several when choosing the outputs.
+      return picked.length ? (q.multiple ? picked : picked[0]) : undefined
     }
     return formAnswer(q, { name: /^name/i, email: /^email/i, phone: /^phone/i, city: /^city/i }, /^save$/i)
   },
