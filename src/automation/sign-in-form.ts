@@ -1,6 +1,8 @@
 // What a sign-in form looks like, in UI terms: a password box, at most two other text boxes (the
-// user name before it), and the button that sends them. The builder learns a job's sign-in from
-// it; the runner uses it to tell "the app asks to sign in" from "the control is missing".
+// user name before it), and the button that sends them; or the first screen of a sign-in in two
+// steps, a user name (or e-mail) box alone under words that say sign in, whose password is asked
+// on the next screen. The builder learns a job's sign-in from it; the runner uses it to tell "the
+// app asks to sign in" from "the control is missing".
 import type { UiElement } from '../protocol/elements.ts'
 import { indexTree } from './element-tree.ts'
 
@@ -35,4 +37,41 @@ export function signInForm(root: UiElement): SignInForm | undefined {
   const button =
     buttons.find((b) => SIGN_IN.test(b.name.trim())) ?? (buttons.length === 1 ? buttons[0] : undefined)
   return { ...(user ? { user } : {}), password, ...(button ? { button } : {}) }
+}
+
+/** Words of a screen (its title, a heading, a dialog, a button) that say it signs people in. */
+const SAYS_SIGN_IN = /\b(sign|log)\s*-?\s*in\b|\blogin\b|\banmelden\b|\bconnexion\b/i
+/** A box for who signs in: a user name, a login, an e-mail or account (a bare "Name" is not one). */
+const WHO = /user|login|e-?mail|account|identifier|benutzer|identifiant/i
+const NEXT = /^(next|continue|weiter|suivant)$/i
+
+/**
+ * The first screen of a sign-in in two steps (the user name first, the password on the next
+ * screen): one text box for who signs in, no password box, and words on the screen that say
+ * sign in. Undefined for any other screen.
+ */
+export function identifierFirst(root: UiElement): { user: UiElement; button?: UiElement } | undefined {
+  const all = indexTree(root).all
+  const boxes = all.filter((e) => e.role === 'textbox' && !e.states.includes('disabled'))
+  const says = (e: UiElement) => `${e.name} ${e.placeholder ?? ''} ${e.automationId ?? ''}`
+  if (boxes.length !== 1 || boxes.some((e) => e.inputType === 'password' || PASSWORD.test(says(e))))
+    return undefined
+  const user = boxes[0]!
+  if (!WHO.test(says(user))) return undefined
+  const signs = [root, ...all].some(
+    (e) =>
+      (e === root || e.role === 'heading' || e.role === 'dialog' || e.role === 'button') &&
+      SAYS_SIGN_IN.test(e.name),
+  )
+  if (!signs) return undefined
+  const buttons = all.filter((e) => e.role === 'button' && e.name.trim() !== '')
+  const button =
+    buttons.find((b) => SIGN_IN.test(b.name.trim()) || NEXT.test(b.name.trim())) ??
+    (buttons.length === 1 ? buttons[0] : undefined)
+  return { user, ...(button ? { button } : {}) }
+}
+
+/** The screen asks to sign in: a whole sign-in form, or the first screen of one in two steps. */
+export function asksToSignIn(root: UiElement): boolean {
+  return signInForm(root) !== undefined || identifierFirst(root) !== undefined
 }

@@ -6,7 +6,7 @@ import type { UiElement } from '../protocol/elements.ts'
 import { evaluateCondition } from './conditions.ts'
 import { currentWindow, type RunContext, scopeOf, waitForChange } from './run-context.ts'
 import { renderSelector, resolveSelector } from './selectors.ts'
-import { signInForm } from './sign-in-form.ts'
+import { asksToSignIn, signInForm } from './sign-in-form.ts'
 import { lookupPath } from './templates.ts'
 
 /** Sign-ins one run may make: one at the start, one for a session that expires on the way. */
@@ -35,10 +35,7 @@ export async function signInShown(ctx: RunContext, signIn: SignIn): Promise<bool
     const snapshot = await ctx.driver.snapshot(await currentWindow(ctx))
     // The learnt password field, on a screen shaped like a sign-in: a new user's form has a
     // "Password" field too, and the job's own credentials never go into it.
-    return (
-      evaluateCondition(snapshot.root, signIn.when, scopeOf(ctx)).holds &&
-      signInForm(snapshot.root) !== undefined
-    )
+    return evaluateCondition(snapshot.root, signIn.when, scopeOf(ctx)).holds && asksToSignIn(snapshot.root)
   } catch {
     return false
   }

@@ -5,10 +5,18 @@
 // ends mid-run). So that the form shows at all, a build of a job with credentials first signs the
 // desktop's browser out of the app. Without credentials the build stops and says how to give it
 // a way in.
-import { type SignInForm, signInForm, USER } from '../../automation/sign-in-form.ts'
+
+import { evaluateCondition } from '../../automation/conditions.ts'
+import {
+  asksToSignIn,
+  identifierFirst,
+  type SignInForm,
+  signInForm,
+  USER,
+} from '../../automation/sign-in-form.ts'
 import { renderTemplate } from '../../automation/templates.ts'
 import type { AppSpec, Automation, Condition, SignIn, Step } from '../../protocol/automation.ts'
-import type { Snapshot, WindowInfo } from '../../protocol/elements.ts'
+import type { Snapshot, UiElement, WindowInfo } from '../../protocol/elements.ts'
 import { performStep } from '../observe/observe.ts'
 import { designSelector } from '../selector-design.ts'
 import { BuildFailure, type BuildSession } from '../session.ts'
@@ -36,22 +44,11 @@ export async function signIn(
   screen: Snapshot,
 ): Promise<{ steps: Step[]; screen: Snapshot } | undefined> {
   const form = signInForm(screen.root)
-  if (!form) return undefined
-  const names = session.request.secretNames ?? []
-  const passwordName = pick(names, /pass/i)
-  const userName =
-    pick(
-      names.filter((n) => n !== passwordName),
-      USER,
-    ) ?? names.find((n) => n !== passwordName)
-  const { method, path } = session.request.route ?? { method: 'METHOD', path: '/path' }
-  if (!passwordName || (form.user && !userName))
-    throw new BuildFailure(
-      'SIGN_IN_REQUIRED',
-      `“${screen.window.title}” asks to sign in first (a “${form.password.name || 'password'}” field), and the job has no credentials for it. ` +
-        'Either keep the desktop’s browser signed in to the app (start the agent with --profile-dir, sign in once, or attach it to your own browser with --devtools-url), ' +
-        `or store credentials for the job: deskhook jobs secret set ${method} ${path} username, then … password; and teach again.`,
-    )
+  if (!form) {
+    const first = identifierFirst(screen.root)
+    return first ? twoStepSignIn(session, screen, first) : undefined
+  }
+  const { userName, passwordName } = credentials(session, screen, form.password.name, !!form.user)
   const shown: Condition = {
     kind: 'appears',
     target: designSelector(screen.root, form.password, 'the password field'),
@@ -93,15 +90,134 @@ export async function signIn(
     `“${screen.window.title}” asks to sign in; signing in with the job’s stored ${userName ? `“${userName}” and ` : ''}“${passwordName}” (the steps run only when the form shows)`,
   )
   const after = await replaySignIn(session, steps, screen)
-  if (signInForm(after.root))
+  if (asksToSignIn(after.root)) refused(session, screen, passwordName)
+  // The prelude as a whole is guarded by the form; its steps need no guard of their own.
+  learnt.set(session, { when: shown, steps: steps.map(unguarded) })
+  return { steps, screen: after }
+}
+
+const unguarded = ({ onlyIf: _, ...step }: Step) => step as Step
+
+/** The job's secrets that sign in (their names), or the failure that says how to give them. */
+function credentials(
+  session: BuildSession,
+  screen: Snapshot,
+  field: string,
+  needsUser: boolean,
+): { userName?: string; passwordName: string } {
+  const names = session.request.secretNames ?? []
+  const passwordName = pick(names, /pass/i)
+  const userName =
+    pick(
+      names.filter((n) => n !== passwordName),
+      USER,
+    ) ?? names.find((n) => n !== passwordName)
+  const { method, path } = session.request.route ?? { method: 'METHOD', path: '/path' }
+  if (!passwordName || (needsUser && !userName))
     throw new BuildFailure(
       'SIGN_IN_REQUIRED',
-      `Signing in to “${screen.window.title}” with the job’s stored credentials did not get past the sign-in form. ` +
-        `Check them with deskhook jobs secret set ${method} ${path} ${passwordName}.`,
+      `“${screen.window.title}” asks to sign in first (a “${field || 'password'}” field), and the job has no credentials for it. ` +
+        'Either keep the desktop’s browser signed in to the app (start the agent with --profile-dir, sign in once, or attach it to your own browser with --devtools-url), ' +
+        `or store credentials for the job: deskhook jobs secret set ${method} ${path} username, then … password; and teach again.`,
     )
-  // The prelude as a whole is guarded by the form; its steps need no guard of their own.
-  learnt.set(session, { when: shown, steps: steps.map(({ onlyIf: _, ...step }) => step as Step) })
-  return { steps, screen: after }
+  return { ...(userName ? { userName } : {}), passwordName }
+}
+
+function refused(session: BuildSession, screen: Snapshot, passwordName: string): never {
+  const { method, path } = session.request.route ?? { method: 'METHOD', path: '/path' }
+  throw new BuildFailure(
+    'SIGN_IN_REQUIRED',
+    `Signing in to “${screen.window.title}” with the job’s stored credentials did not get past the sign-in form. ` +
+      `Check them with deskhook jobs secret set ${method} ${path} ${passwordName}.`,
+  )
+}
+
+/**
+ * A sign-in in two steps: the user name alone, then (on the next screen) the password. The user
+ * name's steps run only while its box shows, as an app that remembers who signed in asks only
+ * for the password when the session ends; the prelude runs when either screen shows.
+ */
+async function twoStepSignIn(
+  session: BuildSession,
+  screen: Snapshot,
+  first: { user: UiElement; button?: UiElement },
+): Promise<{ steps: Step[]; screen: Snapshot }> {
+  const { userName, passwordName } = credentials(session, screen, first.user.name, true)
+  // By name or id only: by its place, the password box that takes the same place on the next
+  // screen (or alone, for a remembered user) would be taken for it.
+  const userBox = designSelector(screen.root, first.user, `the “${first.user.name || 'user'}” field`)
+  const named = userBox.fingerprints.filter((f) => f.by !== 'path')
+  const userShown: Condition = {
+    kind: 'appears',
+    target: named.length ? { ...userBox, fingerprints: named } : userBox,
+  }
+  const userSteps: Step[] = [
+    {
+      kind: 'fill',
+      name: `Sign in: fill “${first.user.name || 'user name'}”`,
+      target: userShown.target,
+      value: `{{$secrets.${userName}}}`,
+      onlyIf: userShown,
+    },
+    first.button
+      ? {
+          kind: 'click',
+          name: `Sign in: click “${first.button.name}”`,
+          target: designSelector(screen.root, first.button, `the “${first.button.name}” button`),
+          onlyIf: userShown,
+        }
+      : {
+          kind: 'keys',
+          name: 'Sign in: press Enter',
+          target: userShown.target,
+          keys: 'Enter',
+          onlyIf: userShown,
+        },
+  ]
+  session.progress(
+    'explore',
+    `“${screen.window.title}” asks to sign in in two steps (the user name first); signing in with the job’s stored “${userName}” and “${passwordName}” (the steps run only when the form shows)`,
+  )
+  const scope = session.scope(session.request.sample.input)
+  for (const step of userSteps) await performStep(session, step, scope)
+  const next = await session.settle(screen.root)
+  const form = signInForm(next.root)
+  if (!form) refused(session, screen, passwordName)
+  const passwordShown: Condition = {
+    kind: 'appears',
+    target: designSelector(next.root, form.password, 'the password field'),
+  }
+  const passwordSteps: Step[] = [
+    {
+      kind: 'fill',
+      name: `Sign in: fill “${form.password.name || 'password'}”`,
+      target: passwordShown.target,
+      value: `{{$secrets.${passwordName}}}`,
+      onlyIf: passwordShown,
+    },
+    form.button
+      ? {
+          kind: 'click',
+          name: `Sign in: click “${form.button.name}”`,
+          target: designSelector(next.root, form.button, `the “${form.button.name}” button`),
+          onlyIf: passwordShown,
+        }
+      : {
+          kind: 'keys',
+          name: 'Sign in: press Enter',
+          target: passwordShown.target,
+          keys: 'Enter',
+          onlyIf: passwordShown,
+        },
+  ]
+  for (const step of passwordSteps) await performStep(session, step, scope)
+  const after = await session.settle(next.root)
+  if (asksToSignIn(after.root)) refused(session, screen, passwordName)
+  learnt.set(session, {
+    when: { kind: 'anyOf', conditions: [userShown, passwordShown] },
+    steps: [...userSteps, ...passwordSteps.map(unguarded)],
+  })
+  return { steps: [...userSteps, ...passwordSteps], screen: after }
 }
 
 /**
@@ -189,9 +305,15 @@ export async function replaySignIn(
   screen?: Snapshot,
 ): Promise<Snapshot> {
   const now = screen ?? (await session.settle())
-  if (steps.length === 0 || !signInForm(now.root)) return now
+  if (steps.length === 0 || !asksToSignIn(now.root)) return now
   const scope = session.scope(session.request.sample.input)
-  for (const step of steps) await performStep(session, step, scope)
+  for (const step of steps) {
+    // A two-step sign-in's user name steps run only while its box shows (twoStepSignIn).
+    if (step.onlyIf && !evaluateCondition((await session.snapshot()).root, step.onlyIf, scope).holds) continue
+    await performStep(session, step, scope)
+    // A click may bring the next screen of the sign-in (the password after the user name).
+    if (step.kind === 'click' || step.kind === 'keys') await session.settle()
+  }
   return session.settle(now.root)
 }
 
