@@ -52,7 +52,10 @@ const NEXT = /^(next|continue|weiter|suivant)$/i
  */
 export function identifierFirst(root: UiElement): { user: UiElement; button?: UiElement } | undefined {
   const all = indexTree(root).all
-  const boxes = all.filter((e) => e.role === 'textbox' && !e.states.includes('disabled'))
+  // Boxes to type in: a read-only one shows something (the database signed in to), asks nothing.
+  const boxes = all.filter(
+    (e) => e.role === 'textbox' && !e.states.includes('disabled') && !e.states.includes('readonly'),
+  )
   const says = (e: UiElement) => `${e.name} ${e.placeholder ?? ''} ${e.automationId ?? ''}`
   if (boxes.length !== 1 || boxes.some((e) => e.inputType === 'password' || PASSWORD.test(says(e))))
     return undefined

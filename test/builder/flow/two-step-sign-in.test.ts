@@ -31,7 +31,8 @@ const frame = (title: string, body: string) =>
 function signInPage(remembered: string | undefined): string {
   const user = remembered
     ? `<input type="hidden" name="user" value="${remembered}"><p>Password for ${remembered}</p>`
-    : `<div id="who"><label for="user">Email or user name</label> <input id="user" name="user">
+    : // A read-only box shows what is signed in to (a database), as some clients do: nothing to type.
+      `<div id="who"><input readonly value="office" aria-label="Database"><label for="user">Email or user name</label> <input id="user" name="user">
        <button type="button" id="next">Next</button></div>`
   return frame(
     'Office notes',
