@@ -327,6 +327,9 @@ describe('selectors, submit and shape', () => {
     // Words for looking at things share the find family with "Search" but send nothing.
     expect(submitScore('List View', post)).toBe(0)
     expect(submitScore('Search', readPrompt('Search the posts for a word'))).toBeGreaterThanOrEqual(1)
+    // "New" starts a blank record beside the filled form; "Save" sends it.
+    const customer = readPrompt('Add a new customer with this name and email address')
+    expect(submitScore('Save', customer)! - submitScore('New', customer)!).toBeGreaterThanOrEqual(0.5)
     // A button that shows a part of the screen is no send, whatever task word it holds.
     expect(submitScore('Open publish panel', post)).toBeUndefined()
     // "a new issue": "new" is how the task acts (create), not a thing it makes.

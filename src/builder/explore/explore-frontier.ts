@@ -93,13 +93,30 @@ export class Frontier {
     // A dialog's "Add" is not the window's "Add": keys say which part of the screen they are in.
     const scope = scopeOf(snapshot.root)
     const seenKey = (e: UiElement) => scope + actionKey(e)
-    const here = new Set(actionElements(snapshot.root).map(seenKey))
+    const entries = menuEntries(snapshot.root)
+    const here = new Set([...actionElements(snapshot.root), ...entries].map(seenKey))
     this.addMenuItems(path, here, menus)
     this.addFoldedSections(path, here, menus)
     const screen = this.read(snapshot, here, seenKey)
     this.addNextPage(screen, path)
     this.addTabs(screen, path, known)
     this.addActions(screen, path, known)
+    this.addMenuEntries(screen, entries, path, known)
+  }
+
+  /** A menu drawn as a table of names (menuEntries): its entries share words with the task. */
+  private addMenuEntries(screen: Screen, entries: UiElement[], path: Move[], known: Set<string>): void {
+    const { snapshot, here, seenKey } = screen
+    for (const cell of entries) {
+      if (known.has(seenKey(cell))) continue
+      const score = moveScore(this.reading, cell.name)
+      if (score === 0) continue
+      const move = {
+        selector: designSelector(snapshot.root, cell, `the “${cell.name}” entry`),
+        label: cell.name,
+      }
+      this.push(path, move, score * 0.8 ** depth(path), here)
+    }
   }
 
   private push(path: Move[], move: Move, priority: number, known: Set<string>): void {
@@ -270,4 +287,36 @@ export class Frontier {
       this.push(path, move, (score + boost) * 0.8 ** depth(path), here)
     }
   }
+}
+
+/** A table holding these lays out a form or a record's actions, not a menu. */
+const CONTROLS = new Set([
+  'textbox',
+  'combobox',
+  'spinbutton',
+  'checkbox',
+  'radio',
+  'button',
+  'link',
+  'listbox',
+])
+
+/**
+ * A menu drawn as a table (a tree of an app's sections, as desktop-like web clients draw it): a
+ * table with no column or row headers and no controls, whose every row names one thing in one
+ * cell. Data tables have headers or several values a row; their cells are records, not ways on.
+ */
+export function menuEntries(root: UiElement): UiElement[] {
+  const out: UiElement[] = []
+  for (const table of indexOf(root).all.filter((e) => e.role === 'table' || e.role === 'tree')) {
+    const inside = indexOf(table).all
+    if (inside.some((e) => e.role === 'columnheader' || e.role === 'rowheader' || CONTROLS.has(e.role)))
+      continue
+    const rows = inside.filter((e) => e.role === 'row')
+    if (rows.length < 2) continue
+    const named = rows.map((r) => r.children.filter((c) => c.role === 'cell' && c.name.trim() !== ''))
+    if (named.some((cells) => cells.length !== 1)) continue
+    out.push(...named.map((cells) => cells[0]!))
+  }
+  return out
 }

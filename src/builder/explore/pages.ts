@@ -38,17 +38,25 @@ export function isNextName(name: string): boolean {
   return words.some((w) => NEXT.has(w)) && !words.some((w) => NOT_NEXT.has(w))
 }
 
-/** A wizard's "Next" button on this screen (never a pager's "Next page" link). */
+/**
+ * A wizard's "Next" button on this screen (never a pager's "Next page" link). It follows the
+ * page's fields, as a person reads a page: a "Next" above them is a toolbar's, which moves to the
+ * next record (and on a changed record asks whether to save it).
+ */
 export function nextButton(root: UiElement): UiElement | undefined {
   const found: UiElement[] = []
+  const order: UiElement[] = []
   const visit = (e: UiElement) => {
+    order.push(e)
     if (e.role === 'button' && !e.states.includes('disabled')) {
       if (isNextName(e.name)) found.push(e)
     }
     e.children.forEach(visit)
   }
   visit(root)
-  return found.length === 1 ? found[0] : undefined
+  if (found.length !== 1) return undefined
+  const fields = readControls(root).map((c) => order.indexOf(c.element))
+  return fields.length && order.indexOf(found[0]!) < Math.max(...fields) ? undefined : found[0]
 }
 
 export async function fillPages(

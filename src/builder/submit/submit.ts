@@ -56,7 +56,11 @@ export function submitScore(name: string, reading: PromptReading): number | unde
   // Words for looking at things ("List view", "Show more", "Unordered list") share the find
   // family with "Search" but send nothing: only a button that says search or find is one.
   const looks = !splitWords(name).some((w) => SENDS_SEARCH.has(stemmer(w)))
-  const submitLike = words.some((w) => SUBMIT.has(w) && !objectNoun(w, reading) && !(w === FIND && looks))
+  // "New" (a record toolbar's) starts a blank record; it sends none ("Create" and "Add" do).
+  const blank = splitWords(name)[0] === 'new'
+  const submitLike = words.some(
+    (w) => SUBMIT.has(w) && !objectNoun(w, reading) && !(w === FIND && looks) && !(w === CREATE && blank),
+  )
     ? 1
     : 0
   const task = Math.min(1, words.filter((w) => reading.taskStems.includes(w)).length * 0.5)
