@@ -35,6 +35,7 @@ import {
   signInGone,
   signInRefused,
   signInShown,
+  untilQuiet,
 } from './sign-in-prelude.ts'
 import { executeStep, type StepOutcome, waitUntil } from './step-executor.ts'
 import { resolveTemplate } from './templates.ts'
@@ -139,6 +140,8 @@ export async function runAutomation(
     signIns++
     totalSteps += signIn.steps.length
     for (const step of signIn.steps) {
+      // A guarded step (a sign-in in two steps) is judged once the screen before it has arrived.
+      if (step.onlyIf) await untilQuiet(ctx, performance.now() + ctx.defaultStepTimeoutMs)
       const tried = await perform(step)
       if (tried.error) return tried.error
     }

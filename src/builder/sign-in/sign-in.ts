@@ -15,7 +15,7 @@ import {
   USER,
 } from '../../automation/sign-in-form.ts'
 import { renderTemplate } from '../../automation/templates.ts'
-import type { AppSpec, Automation, Condition, SignIn, Step } from '../../protocol/automation.ts'
+import type { AppSpec, Automation, Condition, Selector, SignIn, Step } from '../../protocol/automation.ts'
 import type { Snapshot, UiElement, WindowInfo } from '../../protocol/elements.ts'
 import { performStep } from '../observe/observe.ts'
 import { designSelector } from '../selector-design.ts'
@@ -132,6 +132,12 @@ function refused(session: BuildSession, screen: Snapshot, passwordName: string):
   )
 }
 
+/** A sign-in box found by its name or id: by its place, the other screen's box would be taken for it. */
+function byNameOrId(selector: Selector): Selector {
+  const named = selector.fingerprints.filter((f) => f.by !== 'path')
+  return named.length ? { ...selector, fingerprints: named } : selector
+}
+
 /**
  * A sign-in in two steps: the user name alone, then (on the next screen) the password. The user
  * name's steps run only while its box shows, as an app that remembers who signed in asks only
@@ -143,13 +149,9 @@ async function twoStepSignIn(
   first: { user: UiElement; button?: UiElement },
 ): Promise<{ steps: Step[]; screen: Snapshot }> {
   const { userName, passwordName } = credentials(session, screen, first.user.name, true)
-  // By name or id only: by its place, the password box that takes the same place on the next
-  // screen (or alone, for a remembered user) would be taken for it.
-  const userBox = designSelector(screen.root, first.user, `the “${first.user.name || 'user'}” field`)
-  const named = userBox.fingerprints.filter((f) => f.by !== 'path')
   const userShown: Condition = {
     kind: 'appears',
-    target: named.length ? { ...userBox, fingerprints: named } : userBox,
+    target: byNameOrId(designSelector(screen.root, first.user, `the “${first.user.name || 'user'}” field`)),
   }
   const userSteps: Step[] = [
     {
@@ -185,7 +187,7 @@ async function twoStepSignIn(
   if (!form) refused(session, screen, passwordName)
   const passwordShown: Condition = {
     kind: 'appears',
-    target: designSelector(next.root, form.password, 'the password field'),
+    target: byNameOrId(designSelector(next.root, form.password, 'the password field')),
   }
   const passwordSteps: Step[] = [
     {
@@ -213,9 +215,12 @@ async function twoStepSignIn(
   for (const step of passwordSteps) await performStep(session, step, scope)
   const after = await session.settle(next.root)
   if (asksToSignIn(after.root)) refused(session, screen, passwordName)
+  // Each screen's steps keep their guard: an app whose session is still alive goes on after the
+  // user name without asking for the password (the runner judges each guard once the screen
+  // before it has arrived).
   learnt.set(session, {
     when: { kind: 'anyOf', conditions: [userShown, passwordShown] },
-    steps: [...userSteps, ...passwordSteps.map(unguarded)],
+    steps: [...userSteps, ...passwordSteps],
   })
   return { steps: [...userSteps, ...passwordSteps], screen: after }
 }
