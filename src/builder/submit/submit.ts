@@ -119,12 +119,16 @@ const COMPOUND = /\s+(?:and|&|\+)\s+/i
 const GOES_ON = new Set(stems('another new continue editing edit next more again'))
 
 /** Buttons in the fields' form (or the nearest part of the screen that has any), in screen order. */
-export function buttonsNear(root: UiElement, fields: UiElement[]): UiElement[] {
+export function buttonsNear(
+  root: UiElement,
+  fields: UiElement[],
+  skip: (button: UiElement) => boolean = () => false,
+): UiElement[] {
   const index = indexTree(root)
   const scopes = fields.length ? commonAncestors(index, fields) : [root]
   for (const scope of scopes) {
     const buttons = index.all.filter(
-      (e) => e.role === 'button' && e.name.trim() !== '' && within(index, scope, e),
+      (e) => e.role === 'button' && e.name.trim() !== '' && within(index, scope, e) && !skip(e),
     )
     if (buttons.length) return buttons
   }
@@ -219,7 +223,10 @@ async function chooseButton(
   reading: PromptReading,
   searching = false,
 ): Promise<{ selector: Selector; label: string } | undefined> {
-  const near = buttonsNear(root, fields)
+  // The buttons of a list inside the form ("Add", "Remove" above a grid of categories) act on
+  // that list, not on the form: the form's own are sought around it.
+  const others = buttonsNear(root, fields, (b) => listButton(root, b))
+  const near = others.length ? others : buttonsNear(root, fields)
   // A search is sent by a button named for searching, or by Enter: a toolbar's "Show contact
   // location" next to a filter box is no way to send it, whatever task words it shares.
   const buttons = searching ? near.filter((b) => SEARCH_BUTTON.test(b.name)) : near
@@ -327,3 +334,22 @@ function within(index: TreeIndex, container: UiElement, element: UiElement): boo
   for (let e: UiElement | undefined = element; e; e = index.parent.get(e)) if (e === container) return true
   return false
 }
+
+/**
+ * A button of a list widget inside a form: the nearest part of the screen around it that holds a
+ * table of records (column headers) holds no field outside that table. The form's own buttons
+ * ("Save") sit in a part that holds the form's fields too.
+ */
+function listButton(root: UiElement, button: UiElement): boolean {
+  const index = indexTree(root)
+  const holder = ancestors(index, button).find((a) =>
+    indexTree(a).all.some(
+      (e) => e.role === 'table' && indexTree(e).all.some((c) => c.role === 'columnheader'),
+    ),
+  )
+  if (!holder || holder === root) return false
+  const tables = indexTree(holder).all.filter((e) => e.role === 'table')
+  const inTable = (e: UiElement) => tables.some((t) => t !== e && indexTree(t).all.includes(e))
+  return !indexTree(holder).all.some((e) => FIELD_ROLES.has(e.role) && !inTable(e))
+}
+const FIELD_ROLES = new Set(['textbox', 'combobox', 'spinbutton', 'checkbox', 'radio'])
