@@ -53,9 +53,9 @@ export async function openRecordReads(
   // Only a task that looks a record up: after a create or a change, the record's screen is no
   // evidence of what the task made, and going back to the results must not send anything again.
   if (!lookup(ctx.reading.verb)) return undefined
-  const own = soughtItem(ctx)
+  const own = soughtItem(ctx.after, ctx.values ?? [])
   if (!own) return undefined
-  const openers = openersIn(ctx, own.item, own.value)
+  const openers = openersIn(ctx.after, ctx.afterUrl, own.item, own.value)
   if (openers.length === 0) return undefined
   session.progress(
     'outputs',
@@ -87,12 +87,27 @@ export async function openRecordReads(
   return undefined
 }
 
+/**
+ * Whether the results' sought record offers a way to open it other than the link to `href` (the
+ * result link a follow-up opened): going back to the results is then worth it.
+ */
+export function otherOpeners(
+  root: UiElement,
+  url: string | undefined,
+  values: { path: string; value: string }[],
+  href: string | undefined,
+): boolean {
+  const own = soughtItem(root, values)
+  return !!own && openersIn(root, url, own.item, own.value).some((o) => !href || o.element.href !== href)
+}
+
 /** The one row or item on the results that shows a sample value as a whole part of it. */
 function soughtItem(
-  ctx: OutputContext,
+  root: UiElement,
+  values: { path: string; value: string }[],
 ): { item: UiElement; value: { path: string; value: string } } | undefined {
-  const index = indexTree(ctx.after)
-  for (const value of [...(ctx.values ?? [])].sort((a, b) => b.value.length - a.value.length)) {
+  const index = indexTree(root)
+  for (const value of [...values].sort((a, b) => b.value.length - a.value.length)) {
     if (value.value.trim().length < 2) continue
     const showing = index.all.filter(
       (e) =>
@@ -112,12 +127,17 @@ function soughtItem(
 }
 
 /** The item's controls that open it, best first, each with a selector in the row of the value. */
-function openersIn(ctx: OutputContext, item: UiElement, value: { path: string; value: string }): Opener[] {
-  const index = indexTree(ctx.after)
+function openersIn(
+  root: UiElement,
+  url: string | undefined,
+  item: UiElement,
+  value: { path: string; value: string },
+): Opener[] {
+  const index = indexTree(root)
   const out: Opener[] = []
   for (const element of descendants(item)) {
     if (!OPENERS.has(element.role) || !element.name.trim() || element.states.includes('disabled')) continue
-    if (refusal(index, element, ctx.afterUrl)) continue
+    if (refusal(index, element, url)) continue
     const naming = element.role === 'link' && norm(element.name).includes(norm(value.value))
     const words = splitWords(element.name.replace(value.value, ' '))
     const rank =
@@ -130,13 +150,13 @@ function openersIn(ctx: OutputContext, item: UiElement, value: { path: string; v
             : -1
     if (rank < 0 || (words.some((w) => !SHOWS.test(w) && !EDITS.test(w) && !PLAIN.test(w)) && rank > 0))
       continue
-    const selector = inRowSelector(ctx.after, element, value)
+    const selector = inRowSelector(root, element, value)
     if (selector) out.push({ element, selector, rank })
   }
   return out.sort((a, b) => a.rank - b.rank)
 }
 /** Words an opener's name may hold beside its verb: "Quick edit “…” inline", "View details". */
-const PLAIN = /^(quick|inline|this|the|record|item|entry|page|post|more|full|in|new|tab|window|edit)$/
+const PLAIN = /^(quick|inline|this|the|record|item|entry|page|more|full|in|new|tab|window|edit)$/
 
 /** The control by its name (the value in it templated) in the row showing the value. */
 function inRowSelector(

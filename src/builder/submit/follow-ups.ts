@@ -7,6 +7,7 @@ import { type InputLeaf, textValues } from '../input-leaves.ts'
 import type { PromptReading } from '../locate/prompt.ts'
 import { classifyEnding, type Ending } from '../observe/classify.ts'
 import { submitAndObserve } from '../observe/observe.ts'
+import { otherOpeners } from '../outputs/open-record.ts'
 import { expectedReads, listExpected, nonEmpty, outputContext } from '../outputs/outputs.ts'
 import type { BuildSession } from '../session.ts'
 import { actionOf } from '../words.ts'
@@ -96,7 +97,21 @@ export async function followUps(
     // The record's page does not show them either: back to the results, where the outputs stage
     // tries the record's other openers (open-record.ts) before asking.
     // Only a lookup goes back: its results load again by their address without sending anything.
-    if (open && lookup && stillMissing(ending2, observed2) && (await backTo(observed2.before))) break
+    if (
+      open &&
+      lookup &&
+      stillMissing(ending2, observed2) &&
+      // Only when the record's row offers another way in (else the question is asked on the page
+      // it opened, where the value may still be pointed at).
+      otherOpeners(
+        observed2.before.root,
+        observed2.before.window.url,
+        textValues(leaves),
+        observed2.after.window.url,
+      ) &&
+      (await backTo(observed2.before))
+    )
+      break
     sent.fillSteps.push(sent.submitStep)
     sent.submitStep = next
     sent.submitLabel = confirm ? confirm.name : send ? send.name : open!.value
