@@ -1,8 +1,9 @@
 // An output given as a literal in the sample's `expect` ("queue": "IT Support"): read where the
 // screen shows just that value, else from the text that holds it (docs/builder.md, "Outputs").
+import { ancestors } from '../../automation/element-tree.ts'
 import { indexTree } from '../../automation/index.ts'
 import { collapse } from '../../automation/text-match.ts'
-import type { UiRole } from '../../protocol/elements.ts'
+import type { UiElement, UiRole } from '../../protocol/elements.ts'
 import { extractPattern, generaliseText } from '../generalise.ts'
 import { designPlaceSelector, designTextSelector } from '../selector-design.ts'
 import { type OutputContext, ownRowColumn, type ReadStep } from './outputs.ts'
@@ -17,9 +18,14 @@ export function exactRead(ctx: OutputContext, key: string, expected: unknown): R
   const ordered = [...ctx.ending.appeared, ...indexTree(ctx.after).all.filter((e) => !fresh.has(e))]
   const candidates = ordered.filter((e) => e !== ctx.after && !NOT_VALUES.has(e.role))
   // A record's value may be shown as a link to its own page ("Queue: IT Support"): one such link
-  // among what appeared, when no plain text shows it.
-  const links = ctx.ending.appeared.filter((e) => e.role === 'link' && norm(e.name) === want)
-  const whole = candidates.find((e) => norm(e.name) === want) ?? (links.length === 1 ? links[0] : undefined)
+  // among what appeared, or the one right after a caption (the same link in a menu the screen
+  // showed before does not make it old), when no plain text shows it.
+  const named = (e: UiElement) => e.role === 'link' && norm(e.name) === want
+  const links = ctx.ending.appeared.filter(named)
+  const captioned = indexTree(ctx.after).all.filter((e) => named(e) && afterCaption(ctx.after, e))
+  const whole =
+    candidates.find((e) => norm(e.name) === want) ??
+    (links.length === 1 ? links[0] : captioned.length === 1 ? captioned[0] : undefined)
   if (whole) {
     const place = designPlaceSelector(ctx.after, whole, `the “${key}” value`)
     return {
@@ -43,4 +49,17 @@ export function exactRead(ctx: OutputContext, key: string, expected: unknown): R
     into: key,
     extract: extractPattern(inside.name, value, ctx.inputs),
   }
+}
+
+/** The nearest named element before it (within a few) is a caption: short words ending in a colon. */
+function afterCaption(root: UiElement, element: UiElement): boolean {
+  const index = indexTree(root)
+  const holders = new Set(ancestors(index, element))
+  const at = index.order.get(element) ?? 0
+  for (let i = at - 1; i >= Math.max(0, at - 6); i--) {
+    const before = index.all[i]!
+    if (before.name.trim() === '' || holders.has(before)) continue
+    return /^[^:\d]{1,40}:\s*$/.test(before.name.trim())
+  }
+  return false
 }

@@ -57,6 +57,35 @@ describe('a value shown as a link', () => {
     expect(again.name).toBe('General')
   })
 
+  test('the link right after its caption, when the screen before showed a link of that name too', () => {
+    // RT at a glance lists the queues; the ticket's page shows its queue after "Queue:".
+    const before = el('window', 'RT at a glance', [menu(), el('heading', 'RT at a glance')])
+    const after = el('window', '#5: Password reset', [
+      el('heading', '#5: Password reset'),
+      el('generic', '', [
+        el('generic', '', [el('text', 'Status:'), el('generic', '', [el('text', 'open')])]),
+        el('generic', '', [el('text', 'Queue:'), el('generic', '', [el('link', 'IT Support')])]),
+      ]),
+    ])
+    const ending = classifyEnding(before, after, [], ['5'])
+    if (!ending) throw new Error('no ending')
+    const ctx: OutputContext = {
+      ending,
+      after,
+      inputs: ['5'],
+      reading: readPrompt('Look up the ticket with this number and return its queue'),
+      submitLabel: 'Open the ticket',
+    }
+    const step = exactRead(ctx, 'queue', 'IT Support')
+    expect(step).toBeDefined()
+    const found = step!.target.fingerprints.flatMap((f) => findMatches(indexTree(after), f))[0]
+    expect(found?.name).toBe('IT Support')
+    // Another ticket's page: its own queue, by the same selector.
+    const other = JSON.parse(JSON.stringify(after).replaceAll('IT Support', 'General')) as UiElement
+    const again = step!.target.fingerprints.flatMap((f) => findMatches(indexTree(other), f))[0]
+    expect(again?.name).toBe('General')
+  })
+
   test('a link that was there before the submit is not the value', () => {
     const after = el('window', '#5: Password reset', [menu(), el('heading', '#5: Password reset')])
     expect(exactRead(context(after), 'queue', 'IT Support')).toBeUndefined()
