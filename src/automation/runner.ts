@@ -335,15 +335,16 @@ interface Attempt {
 /** Executes one step (or skips it when its `onlyIf` does not hold), never throwing. */
 async function attempt(ctx: RunContext, step: Step): Promise<Attempt> {
   try {
-    // "Only while X is not shown" is judged once the step's own control shows: on a screen still
-    // drawing, X is absent too (a folded section's field, not yet drawn, would be taken as folded
-    // and its toggle pressed shut). Bounded by the step's timeout; then judged as the screen is.
-    if (step.onlyIf?.kind === 'disappears' && 'target' in step && step.target)
-      await waitUntil(
-        ctx,
-        { kind: 'appears', target: step.target },
-        performance.now() + (step.timeoutMs ?? ctx.defaultStepTimeoutMs),
-      )
+    // "Only while X is not shown" is judged once the step's own control shows and the window has
+    // been quiet a moment: on a screen still drawing, X is absent too (a folded section's field,
+    // not yet drawn, would be taken as folded and its toggle pressed shut). Bounded by the step's
+    // timeout; then judged as the screen is.
+    if (step.onlyIf?.kind === 'disappears' && 'target' in step && step.target) {
+      const deadline = performance.now() + (step.timeoutMs ?? ctx.defaultStepTimeoutMs)
+      await waitUntil(ctx, { kind: 'appears', target: step.target }, deadline)
+      // The section around the control may still be drawing what it holds: judged once quiet.
+      await untilQuiet(ctx, deadline)
+    }
     return {
       outcome:
         step.onlyIf && !(await holdsNow(ctx, step.onlyIf))
