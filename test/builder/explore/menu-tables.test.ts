@@ -4,15 +4,8 @@
 import { expect, test } from 'bun:test'
 import { menuEntries } from '../../../src/builder/explore/explore-frontier.ts'
 import type { UiElement } from '../../../src/protocol/elements.ts'
+import { el } from '../../helpers/elements.ts'
 
-let refs = 0
-const el = (role: UiElement['role'], name: string, children: UiElement[] = []): UiElement => ({
-  ref: `r${++refs}`,
-  role,
-  name,
-  states: [],
-  children,
-})
 const row = (...cells: string[]) =>
   el(
     'row',

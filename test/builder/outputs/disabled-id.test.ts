@@ -7,14 +7,8 @@ import { readPrompt } from '../../../src/builder/locate/prompt.ts'
 import { classifyEnding } from '../../../src/builder/observe/classify.ts'
 import { generatedRead } from '../../../src/builder/outputs/outputs.ts'
 import type { UiElement } from '../../../src/protocol/elements.ts'
+import { el } from '../../helpers/elements.ts'
 
-let refs = 0
-const el = (
-  role: UiElement['role'],
-  name: string,
-  children: UiElement[] = [],
-  extra: Partial<UiElement> = {},
-): UiElement => ({ ref: `r${++refs}`, role, name, states: [], children, ...extra })
 const box = (name: string, value: string, states: UiElement['states'] = []) =>
   el('textbox', name, [], { value, states })
 

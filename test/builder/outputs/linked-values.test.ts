@@ -7,15 +7,8 @@ import { readPrompt } from '../../../src/builder/locate/prompt.ts'
 import { classifyEnding } from '../../../src/builder/observe/classify.ts'
 import { exactRead, type OutputContext } from '../../../src/builder/outputs/outputs.ts'
 import type { UiElement } from '../../../src/protocol/elements.ts'
+import { el } from '../../helpers/elements.ts'
 
-let refs = 0
-const el = (role: UiElement['role'], name: string, children: UiElement[] = []): UiElement => ({
-  ref: `r${++refs}`,
-  role,
-  name,
-  states: [],
-  children,
-})
 const menu = () => el('list', 'Queues', [el('link', 'IT Support'), el('link', 'General')])
 const ticket = (queue: string) =>
   el('window', '#5: Password reset', [
