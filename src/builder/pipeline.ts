@@ -14,13 +14,18 @@ import {
   reportEnding,
 } from './compose/finish-build.ts'
 import type { BuildResult } from './contract.ts'
-import { askedToBeShown, demonstratedBuild, showWhenLost } from './demonstrate/demonstrated-build.ts'
+import {
+  askedToBeShown,
+  canBeShown,
+  demonstratedBuild,
+  showWhenLost,
+} from './demonstrate/demonstrated-build.ts'
 import { findTheWay } from './explore/find-the-way.ts'
 import { appSpecOf, locateWindow } from './locate/locate-window.ts'
 import { readTask } from './locate/read-task.ts'
 import { fillSample } from './map/fill-sample.ts'
 import { sampleValues } from './map/sample-values.ts'
-import { judgeEnding, requireEnding } from './observe/judge-ending.ts'
+import { judgeEnding, noOutcome, requireEnding } from './observe/judge-ending.ts'
 import { outputsOrScenario } from './outputs/outputs-or-scenario.ts'
 import { BuildFailure, type BuildSession } from './session.ts'
 import { signOutFirst } from './sign-in/sign-in.ts'
@@ -74,10 +79,15 @@ export async function firstBuild(session: BuildSession): Promise<BuildResult> {
   // observe: what the send led to, through a confirmation, a preview's send or a found result.
   const judged = judgeEnding(session, sent, inputs, leaves)
   const followed = await followUps(session, sent, judged, { reading, inputs, leaves })
+  const looksUp = reading.verb === actionOf('find') || leaves.some((l) => l.query)
+  // A search that showed nothing was a guess about which box searches: rather than fail, ask to
+  // be shown (docs/builder.md, "Evidence or a question"). A send that may have stored something
+  // still stops, so that a demonstration cannot store it twice.
+  if (!followed.ending && (looksUp || followed.sent.submitStep.kind === 'keys') && canBeShown(session))
+    return showWhenLost(session, shown, noOutcome(followed.sent))
   const ending = requireEnding(followed.ending, followed.sent)
   const { fillSteps, submitStep, submitLabel, observed } = followed.sent
   // A create or change whose record shows the caller's values but one: that field never took it.
-  const looksUp = reading.verb === actionOf('find') || leaves.some((l) => l.query)
   if (ending.kind === 'screen' && reading.verb && !looksUp) {
     const lost = valuesNotTaken(observed.after.root, followed.sent.fields)
     if (lost.length)

@@ -29,7 +29,12 @@ export function judgeEnding(
 /** Nothing visible changed: the build stops, saying what to try. */
 export function requireEnding(ending: Ending | undefined, sent: Sent): Ending {
   if (ending) return ending
-  throw new BuildFailure(
+  throw noOutcome(sent)
+}
+
+/** The failure of a send after which nothing visible changed, saying what to try. */
+export function noOutcome(sent: Sent): BuildFailure {
+  return new BuildFailure(
     'NO_OUTCOME',
     `Nothing visible changed within 10 s of “${sent.submitLabel}” on “${sent.observed.before.window.title}”. ` +
       'Does the form need more values? Teach a sample with every required field, or name the button that sends it.',
