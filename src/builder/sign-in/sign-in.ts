@@ -184,7 +184,14 @@ async function twoStepSignIn(
   for (const step of userSteps) await performStep(session, step, scope)
   const next = await session.settle(screen.root)
   const form = signInForm(next.root)
-  if (!form) refused(session, screen, passwordName)
+  if (!form) {
+    // The app remembered the session and went on without the password: signed in. The steps
+    // learnt when it did ask (an earlier sign-in of this build) stay the prelude.
+    const known = learnt.get(session)
+    if (known && !asksToSignIn(next.root) && !identifierFirst(next.root))
+      return { steps: known.steps, screen: next }
+    refused(session, screen, passwordName)
+  }
   const passwordShown: Condition = {
     kind: 'appears',
     target: byNameOrId(designSelector(next.root, form.password, 'the password field')),

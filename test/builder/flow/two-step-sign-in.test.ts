@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { BrowserDriver } from '../../../src/agent/drivers/browser/index.ts'
 import { buildAutomation } from '../../../src/builder/index.ts'
+import { BuildSession } from '../../../src/builder/session.ts'
+import { signIn } from '../../../src/builder/sign-in/sign-in.ts'
 import type { Automation } from '../../../src/protocol/automation.ts'
 import { localDesktop } from '../../helpers/local-desktop.ts'
 import { htmlPage } from '../../helpers/page-rig.ts'
@@ -28,7 +30,7 @@ const frame = (title: string, body: string) =>
   `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`
 
 /** The user name first; "Next" slides the password in. A remembered user is asked only the password. */
-function signInPage(remembered: string | undefined): string {
+function signInPage(remembered: string | undefined, alive = false): string {
   const user = remembered
     ? `<input type="hidden" name="user" value="${remembered}"><p>Password for ${remembered}</p>`
     : // A read-only box shows what is signed in to (a database), as some clients do: nothing to type.
@@ -43,6 +45,8 @@ function signInPage(remembered: string | undefined): string {
   const next = document.getElementById('next')
   if (next) next.addEventListener('click', () => {
     if (!document.getElementById('user').value) return
+    // A client that keeps its session goes on without the password while the session lives.
+    if (${alive}) return location.assign('/?go=1')
     document.getElementById('who').hidden = true
     setTimeout(() => { document.getElementById('secret').hidden = false }, 300)
   })
@@ -87,6 +91,8 @@ beforeAll(async () => {
         })
       }
       if (!jar.sid || !sessions.has(jar.sid)) return htmlPage(signInPage(jar.who))
+      // Opened afresh, the client asks who is there even while its session lives (?ask=1).
+      if (url.searchParams.has('ask')) return htmlPage(signInPage(undefined, true))
       if (req.method === 'POST' && url.pathname === '/notes') {
         const form = await req.formData()
         const note = {
@@ -157,6 +163,27 @@ describe('a sign-in in two steps', () => {
     expect(trail(run)).toContain('SKIPPED Sign in: fill “Email or user name”')
     expect(run.result).toEqual({ noteNumber: '101' })
     expect(notes.at(-1)).toEqual({ id: 101, title: 'Fire drill', text: 'Meet in the car park.' })
+  }, 60_000)
+
+  test('signing in again in one build, to an app that went on after the user name: signed in, with the steps learnt first', async () => {
+    const [window] = await driver.listWindows()
+    await driver.clearSession(window!.id)
+    const port = localDesktop(driver)
+    const session = new BuildSession(port, scriptedIO().io, {
+      previous: [],
+      secretNames: ['username', 'password'],
+      secrets: { username: USER, password: PASSWORD },
+      prompt: 'Write a note',
+      sample: { id: 's2', input: {} },
+    })
+    await session.launch({ url: server.url.href })
+    const first = await signIn(session, await session.settle())
+    expect(first?.steps).toHaveLength(4)
+    // As a demonstration starts: the app opened afresh asks for the user name and then goes on.
+    await session.launch({ url: `${server.url.href}?ask=1` })
+    const again = await signIn(session, await session.settle())
+    expect(again?.steps.map((s) => s.name)).toEqual(first!.steps.map((s) => s.name))
+    expect(JSON.stringify(again?.screen.root)).toContain('Save note')
   }, 60_000)
 
   test('a browser that forgot everything: the user name, then the password', async () => {
