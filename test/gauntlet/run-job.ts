@@ -256,7 +256,11 @@ async function demonstrate(
   })
   const status = async () => ((await (await s.call(rec)).json()) as { screensRead?: number }).screensRead ?? 0
   let read = await status()
-  for (const [i, step] of how.show.entries()) {
+  // The owner signs in first only when the screen asks (the builder may have signed in already).
+  const asked =
+    how.signIn && (await readScreen(s, buildId)).elements?.some((e, _, all) => how.signIn!.when(e, all))
+  const steps = asked ? [...how.signIn!.steps, ...how.show] : how.show
+  for (const [i, step] of steps.entries()) {
     let input: Record<string, unknown>
     if ('key' in step) input = { kind: 'key', key: step.key }
     else {

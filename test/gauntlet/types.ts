@@ -62,6 +62,8 @@ export type ShowStep =
 /** A demonstration, made when the builder asks to be shown (question kind `demonstrate`). */
 export interface ShowHow {
   show: ShowStep[]
+  /** Steps the owner does first only when the screen asks for them (a sign-in the app may or may not show). */
+  signIn?: { when: Pick; steps: ShowStep[] }
 }
 
 /**

@@ -5,7 +5,7 @@
 // action that sends the form, with the confirmation or preview's send that followed it.
 import { ancestors, indexTree } from '../../automation/element-tree.ts'
 import { collapse } from '../../automation/text-match.ts'
-import type { UiRole } from '../../protocol/elements.ts'
+import type { Snapshot, UiElement, UiRole } from '../../protocol/elements.ts'
 import type { Recording } from '../../protocol/recording.ts'
 import { inputTexts } from '../generalise.ts'
 import type { InputLeaf } from '../input-leaves.ts'
@@ -62,6 +62,7 @@ export function tidyRecording(
   input: Record<string, unknown>,
   leaves: InputLeaf[],
   values: { path: string; value: string }[],
+  expected: string[] = [],
 ): Sent {
   const dropped: string[] = []
   let acts = recording.actions.map((action, i) => toAct(recording, action, i))
@@ -71,7 +72,7 @@ export function tidyRecording(
   acts = withoutFocusClicks(acts, dropped)
   acts = withoutDetours(acts, dropped)
   acts = mergedValues(acts, values, dropped)
-  return { ...findSubmit(acts, input, leaves, dropped), dropped }
+  return { ...findSubmit(acts, input, leaves, dropped, expected), dropped }
 }
 
 /** Roles of a control whose options show in a list once it is pressed. */
@@ -287,6 +288,7 @@ function findSubmit(
   input: Record<string, unknown>,
   leaves: InputLeaf[],
   dropped: string[],
+  expected: string[],
 ): Omit<Sent, 'dropped'> {
   const lastValue = acts.findLastIndex((a) => VALUE_KINDS.has(a.action.kind))
   const isSend = (a: Act) => isEnter(a) || isMove(a)
@@ -323,6 +325,13 @@ function findSubmit(
     at = later
     chain = sendChain(acts, at, inputs, leaves)
   }
+  // The person found the record and then opened it (a row picked, "Open"): the move whose screen
+  // first shows every expected value the send's screen lacked is the task's last step.
+  const opened = openedRecord(acts, at + chain.length, chain.at(-1)!.after, expected)
+  if (opened >= 0) {
+    at = opened
+    chain = sendChain(acts, at, inputs, leaves)
+  }
   const submitKey = chain[0]!.key
   const path = acts.slice(0, at).filter((a) => {
     const refused = isClick(a) && a.key === submitKey && sameScreen(a.before, a.after)
@@ -330,6 +339,32 @@ function findSubmit(
     return !refused
   })
   return { path, chain, afterwards: acts.length - at - chain.length }
+}
+
+/**
+ * The first move from `from` on whose screen every expected value shows, when the send's own
+ * screen lacked one; -1 when there is none (the actions after the send only looked).
+ */
+function openedRecord(acts: Act[], from: number, sent: Snapshot, expected: string[]): number {
+  if (expected.length === 0 || showsAll(sent.root, expected)) return -1
+  for (let i = from; i < acts.length; i++) {
+    const act = acts[i]!
+    if ((isMove(act) || isEnter(act)) && act.action.kind !== 'navigate' && showsAll(act.after.root, expected))
+      return i
+  }
+  return -1
+}
+
+/** Every value is some element's whole name or value (case and spacing aside). */
+function showsAll(root: UiElement, values: string[]): boolean {
+  const shown = new Set<string>()
+  const walk = (e: UiElement) => {
+    shown.add(fold(e.name))
+    if (e.value !== undefined) shown.add(fold(e.value))
+    e.children.forEach(walk)
+  }
+  walk(root)
+  return values.every((v) => shown.has(fold(v)))
 }
 
 /** The send at `at`, followed by a confirmation's button or a preview's own send (up to four presses). */

@@ -76,7 +76,7 @@ export function readDemonstration(recording: Recording, request: BuildRequest): 
   const values = textValues(leaves)
   const notes: Note[] = []
   const total = recording.actions.length
-  const sent = tidyRecording(recording, sample.input, leaves, values)
+  const sent = tidyRecording(recording, sample.input, leaves, values, expectedTexts(sample.expect))
   const { dropped } = sent
 
   const start = recording.snapshots[0]!
@@ -177,6 +177,13 @@ export async function demonstrationSteps(
 }
 
 const SAME = '(always the same)'
+
+/** The literal values a sample expects (not `{ $type }` specs), as text: what the task shows. */
+function expectedTexts(expect: unknown): string[] {
+  if (typeof expect === 'string' || typeof expect === 'number') return [String(expect)]
+  if (!expect || typeof expect !== 'object' || '$type' in expect) return []
+  return Object.values(expect).flatMap(expectedTexts)
+}
 
 interface StepContext {
   request: BuildRequest

@@ -343,6 +343,54 @@ describe('a demonstration becomes steps', () => {
     expect(demo.submit.name).toBe('Click “Save Changes”')
   })
 
+  test('a lookup whose results lack what it returns: the record the person opened after the search is the last step', () => {
+    const { el, screen: page } = drawnScreens()
+    const withValue = (value: string, e: UiElement): UiElement => ({ ...e, value })
+    const screen = (title: string, ...children: UiElement[]) =>
+      page(title, 'http://erp.test', 'http://erp.test/#parties', ...children)
+    const search = (value: string) => withValue(value, el('combobox', 'Search', 4, [], 400))
+    const row = (selected: boolean) => ({
+      ...el('row', 'Harbour Lights Cafe', 80, [el('cell', 'Harbour Lights Cafe', 80)]),
+      states: selected ? ['selected' as const] : [],
+    })
+    const list = screen('Parties', search(''), el('button', 'Switch', 40))
+    const found = (selected: boolean) =>
+      screen('Parties', search('Harbour Lights Cafe'), el('button', 'Switch', 40), row(selected))
+    const record = screen(
+      'Parties',
+      el('text', 'City:', 100),
+      withValue('Whitby', el('combobox', 'City:', 100, [], 240)),
+      el('cell', 'bookings@harbourlights.example', 160),
+    )
+    const kit = new RecordingKit([list, found(false), found(true), record])
+      .type(0, 'combobox', 'Search', 'Harbour Lights Cafe')
+      .key(0, 'Enter', 'combobox', 'Search')
+      .click(1, 'cell', 'Harbour Lights Cafe')
+      .click(2, 'button', 'Switch')
+    const lookup = (expect: Record<string, unknown>) =>
+      readDemonstration(
+        kit.recording(),
+        request(
+          { name: 'Harbour Lights Cafe' },
+          {
+            prompt: 'Look up the customer with this name, return the city and e-mail',
+            sample: { id: 's', input: { name: 'Harbour Lights Cafe' }, expect },
+          },
+        ),
+      )
+    const demo = lookup({ city: 'Whitby', email: 'bookings@harbourlights.example' })
+    expect(names(demo.path)).toEqual([
+      'Fill “Search”',
+      'Press Enter in “Search”',
+      'Click “Harbour Lights Cafe”',
+    ])
+    expect(demo.submit.name).toBe('Click “Switch”')
+    expect(demo.after).toBe(record)
+    // Without values to look for, what came after the search only looked at the result.
+    const looked = lookup({ city: { $type: 'string' } })
+    expect(looked.submit.name).toBe('Press Enter in “Search”')
+  })
+
   test('a native drop-down whose page lists the options itself: the press and the pick are a choice; a pick by a name shown twice fails', () => {
     const { el, screen: page } = drawnScreens()
     const screen = (...children: UiElement[]) =>
