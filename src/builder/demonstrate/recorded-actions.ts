@@ -90,6 +90,16 @@ export function toAct(recording: Recording, action: RecordedAction, i: number): 
     }
   }
   search(true)
+  // The recorder may give the clicked node's own role (a text inside a cell) where the screen
+  // names only what holds it: the same name under the point, of any role, before anything named
+  // so elsewhere (a search box showing the same text).
+  for (const n of action.target?.point && !element ? near : []) {
+    const found = namedUnderPoint(at(n), action.target!)
+    if (found) {
+      ;[before, element] = [at(n), found]
+      break
+    }
+  }
   if (!element) search(false)
   if (action.target && !element) element = locate(before, action.target, false)
   const secret =
@@ -102,6 +112,27 @@ export function toAct(recording: Recording, action: RecordedAction, i: number): 
     key: keyOf(action, before, element),
     secret,
   }
+}
+
+/** The smallest element named like the target and lying under its point, whatever its role. */
+function namedUnderPoint(
+  snapshot: Snapshot,
+  target: NonNullable<RecordedAction['target']>,
+): UiElement | undefined {
+  const { point } = target
+  const name = collapse(target.name)
+  if (!point || !name) return undefined
+  return indexTree(snapshot.root)
+    .all.filter(
+      (e) =>
+        e.bounds &&
+        collapse(e.name) === name &&
+        point.x >= e.bounds.x &&
+        point.x <= e.bounds.x + e.bounds.width &&
+        point.y >= e.bounds.y &&
+        point.y <= e.bounds.y + e.bounds.height,
+    )
+    .sort((a, b) => a.bounds!.width * a.bounds!.height - b.bounds!.width * b.bounds!.height)[0]
 }
 
 /** The element an action was made on: by role and name, then automationId, then the point. */

@@ -348,7 +348,10 @@ describe('a demonstration becomes steps', () => {
     const withValue = (value: string, e: UiElement): UiElement => ({ ...e, value })
     const screen = (title: string, ...children: UiElement[]) =>
       page(title, 'http://erp.test', 'http://erp.test/#parties', ...children)
-    const search = (value: string) => withValue(value, el('combobox', 'Search', 4, [], 400))
+    // The box shows what was typed as a text of its own, without a place of its own.
+    const typed = (value: string): UiElement[] =>
+      value ? [{ ref: `t${value.length}`, role: 'text', name: value, states: [], children: [] }] : []
+    const search = (value: string) => withValue(value, el('combobox', 'Search', 4, typed(value), 400))
     const row = (selected: boolean) => ({
       ...el('row', 'Harbour Lights Cafe', 80, [el('cell', 'Harbour Lights Cafe', 80)]),
       states: selected ? ['selected' as const] : [],
@@ -365,7 +368,8 @@ describe('a demonstration becomes steps', () => {
     const kit = new RecordingKit([list, found(false), found(true), record])
       .type(0, 'combobox', 'Search', 'Harbour Lights Cafe')
       .key(0, 'Enter', 'combobox', 'Search')
-      .click(1, 'cell', 'Harbour Lights Cafe')
+      // The recorder names the text clicked inside the cell.
+      .clickAs(1, 'cell', 'Harbour Lights Cafe', 'text')
       .click(2, 'button', 'Switch')
     const lookup = (expect: Record<string, unknown>) =>
       readDemonstration(
@@ -386,6 +390,12 @@ describe('a demonstration becomes steps', () => {
     ])
     expect(demo.submit.name).toBe('Click “Switch”')
     expect(demo.after).toBe(record)
+    // The row's cell, found under the click's point, not the search box's text of the same name:
+    // each run picks the row showing its own name.
+    expect(demo.path[2]).toMatchObject({
+      kind: 'click',
+      target: { fingerprints: [{ by: 'role', role: 'row', name: '{{name}}' }] },
+    })
     // Without values to look for, what came after the search only looked at the result.
     const looked = lookup({ city: { $type: 'string' } })
     expect(looked.submit.name).toBe('Press Enter in “Search”')

@@ -63,6 +63,14 @@ export class RecordingKit {
     return this.add(on, { kind: 'click', target: targetIn(this.snapshots[seen]!, role, name) })
   }
 
+  /**
+   * A click the recorder reports by the node clicked, whose role the screen does not give it (a
+   * text inside a cell, where the screen names only the cell): `as` is the role reported.
+   */
+  clickAs(on: number, role: UiRole, name: Where, as: UiRole): this {
+    return this.add(on, { kind: 'click', target: { ...targetIn(this.snapshots[on]!, role, name), role: as } })
+  }
+
   /** Typing gives one event per change: each value in turn, the last one what the field ends with. */
   type(on: number, role: UiRole, name: Where, ...values: string[]): this {
     const target = targetIn(this.snapshots[on]!, role, name)
