@@ -124,3 +124,19 @@ export async function findWindow(ctx: RunContext, spec: AppSpec): Promise<Window
   }
   return windows[0]!
 }
+
+const QUIET_MS = 400
+
+/**
+ * Waits until the window has been quiet for a moment (a password box that slides in has arrived,
+ * or the app went on without asking for it; a field filled by a later request), at most until the
+ * deadline: a guarded step of a sign-in in two steps is judged on that screen, and an empty read
+ * is read again there.
+ */
+export async function untilQuiet(ctx: RunContext, deadline: number): Promise<void> {
+  const windowId = await currentWindow(ctx)
+  while (performance.now() < deadline) {
+    const left = deadline - performance.now()
+    if ((await ctx.driver.waitForChange(windowId, Math.min(QUIET_MS, left))) === 'timeout') return
+  }
+}

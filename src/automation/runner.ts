@@ -17,7 +17,7 @@ import type { Driver } from '../protocol/driver.ts'
 import type { Bounds } from '../protocol/elements.ts'
 import { inView } from './act-on-target.ts'
 import { evaluateCondition } from './conditions.ts'
-import { currentWindow, type RunContext, scopeOf, toRunError } from './run-context.ts'
+import { currentWindow, type RunContext, scopeOf, toRunError, untilQuiet } from './run-context.ts'
 import type { RunHooks, RunOptions, RunResult, StepResult, StepStarted } from './run-types.ts'
 import { secretFieldBoxes, watchSecretFields } from './secret-fields.ts'
 import {
@@ -35,7 +35,6 @@ import {
   signInGone,
   signInRefused,
   signInShown,
-  untilQuiet,
 } from './sign-in-prelude.ts'
 import { executeStep, type StepOutcome, waitUntil } from './step-executor.ts'
 import { resolveTemplate } from './templates.ts'

@@ -42,21 +42,6 @@ export async function signInShown(ctx: RunContext, signIn: SignIn): Promise<bool
 }
 
 /** How long a window stays unchanged before the screen a sign-in step led to counts as arrived. */
-const QUIET_MS = 400
-
-/**
- * Waits until the window has been quiet for a moment (a password box that slides in has arrived,
- * or the app went on without asking for it), at most until the deadline: a guarded step of a
- * sign-in in two steps is judged on that screen.
- */
-export async function untilQuiet(ctx: RunContext, deadline: number): Promise<void> {
-  const windowId = await currentWindow(ctx)
-  while (performance.now() < deadline) {
-    const left = deadline - performance.now()
-    if ((await ctx.driver.waitForChange(windowId, Math.min(QUIET_MS, left))) === 'timeout') return
-  }
-}
-
 /** Waits (up to the default step deadline) for the sign-in form to go; false when it stays. */
 export async function signInGone(ctx: RunContext, signIn: SignIn): Promise<boolean> {
   const deadline = performance.now() + ctx.defaultStepTimeoutMs

@@ -12,6 +12,7 @@ import {
   findWindow,
   type RunContext,
   scopeOf,
+  untilQuiet,
   waitForChange,
 } from './run-context.ts'
 import { renderTemplate, resolveTemplate, TemplateError, toBoolean } from './templates.ts'
@@ -194,6 +195,9 @@ async function read(ctx: RunContext, step: Extract<Step, { kind: 'read' }>, dead
   return { [step.into]: value }
 }
 
+/** How long an empty read waits for the window to rest before reading again. */
+const EMPTY_READ_WAIT_MS = 3_000
+
 async function readValue(
   ctx: RunContext,
   step: Extract<Step, { kind: 'read' }>,
@@ -224,11 +228,22 @@ async function readValue(
     if (property === 'value') return result.value ?? ''
     return result.value ?? result.text ?? ''
   }
-  const result = await actOn(ctx, step.target, { kind: 'read' }, deadline, (r) =>
-    !pattern || pattern.test(pick(r))
-      ? undefined
-      : fail('EXTRACT_NO_MATCH', `"${pick(r)}" does not match /${step.extract}/`, { selector: step.target }),
-  )
+  const readOnce = () =>
+    actOn(ctx, step.target!, { kind: 'read' }, deadline, (r) =>
+      !pattern || pattern.test(pick(r))
+        ? undefined
+        : fail('EXTRACT_NO_MATCH', `"${pick(r)}" does not match /${step.extract}/`, {
+            selector: step.target,
+          }),
+    )
+  let result = await readOnce()
+  // A field the app fills by a later request (a record's form drawn before its values arrive)
+  // reads empty at first: an empty read is read again once the window is quiet (a few seconds at
+  // most: a page that never rests, a clock, must not hold a value that is really empty).
+  if (pick(result) === '') {
+    await untilQuiet(ctx, Math.min(deadline, performance.now() + EMPTY_READ_WAIT_MS))
+    result = await readOnce()
+  }
   return extracted(pick(result))
 }
 
