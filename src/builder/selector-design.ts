@@ -77,16 +77,37 @@ function keepUnique(index: TreeIndex, element: UiElement, candidates: (Fingerpri
 /** The element's own id when it is unique, else qualified by the nearest identified ancestor. */
 function idFingerprint(index: TreeIndex, element: UiElement): Fingerprint | undefined {
   const id = element.automationId
-  if (!id || looksGenerated(id)) return undefined
+  const counted = countedIds(index)
+  const generated = (x: string) => looksGenerated(x) || counted.has(x)
+  if (!id || generated(id)) return undefined
   const own: Fingerprint = { by: 'automationId', ids: [id] }
   if (findMatches(index, own).length === 1) return own
   for (const ancestor of ancestors(index, element)) {
     const outer = ancestor.automationId
-    if (!outer || looksGenerated(outer)) continue
+    if (!outer || generated(outer)) continue
     const chained: Fingerprint = { by: 'automationId', ids: [outer, id] }
     if (findMatches(index, chained).length === 1) return chained
   }
   return undefined
+}
+
+/**
+ * Ids handed out by a counter ("ui-id-27", "ui-id-34"): the same stem with two or more numbers on
+ * the screen. Which number a control gets depends on what was drawn before it, so another run
+ * (signed in anew, another record opened first) gives it another; they are no way to find it.
+ */
+function countedIds(index: TreeIndex): Set<string> {
+  const numbers = new Map<string, Set<string>>()
+  for (const e of index.all) {
+    const m = e.automationId ? /^(.*\D)(\d+)$/.exec(e.automationId) : null
+    if (!m) continue
+    const seen = numbers.get(m[1]!) ?? new Set<string>()
+    seen.add(m[2]!)
+    numbers.set(m[1]!, seen)
+  }
+  const counted = new Set<string>()
+  for (const [stem, seen] of numbers) if (seen.size >= 2) for (const n of seen) counted.add(stem + n)
+  return counted
 }
 
 /** For a control without a name of its own: the caption text that the label relation leads from. */

@@ -27,6 +27,7 @@ import { camelKey, splitWords, textSimilarity } from '../../src/builder/words.ts
 import type { Step } from '../../src/protocol/automation.ts'
 import type { WindowInfo } from '../../src/protocol/elements.ts'
 import { only, recorded } from '../automation/recorded.ts'
+import { el } from '../helpers/elements.ts'
 
 describe('words', () => {
   test('identifiers split into words; keys and labels compare by stem', () => {
@@ -308,6 +309,22 @@ describe('selectors, submit and shape', () => {
       expect(resolved.status === 'found' && resolved.element).toBe(email)
     }
     expect(firmer(selector).fingerprints.map((f) => f.by)).toEqual(['automationId', 'role', 'path'])
+  })
+
+  test('ids a counter handed out (the same stem with several numbers) never find a control', () => {
+    const box = (id: string, name: string) => el('combobox', name, [], { automationId: id })
+    const city = box('ui-id-34', 'City:')
+    const root = el('window', 'Party', [
+      box('ui-id-27', 'Street:'),
+      city,
+      el('textbox', 'Code:', [], { automationId: 'party-code' }),
+    ])
+    const selector = designSelector(root, city, 'the “City:” field')
+    expect(selector.fingerprints.map((f) => f.by)).not.toContain('automationId')
+    expect(selector.fingerprints[0]).toMatchObject({ by: 'role', role: 'combobox', name: 'City:' })
+    // An id of its own, that no counter shares, still does.
+    const code = only(root, (e) => e.automationId === 'party-code')
+    expect(designSelector(root, code, 'the code').fingerprints.map((f) => f.by)).toContain('automationId')
   })
 
   test('the submit is the form’s button named like one; Cancel never is', async () => {
