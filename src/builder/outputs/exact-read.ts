@@ -5,10 +5,11 @@ import { indexTree } from '../../automation/index.ts'
 import { collapse } from '../../automation/text-match.ts'
 import type { UiElement, UiRole } from '../../protocol/elements.ts'
 import { extractPattern, generaliseText } from '../generalise.ts'
-import { designPlaceSelector, designTextSelector } from '../selector-design.ts'
+import { designPlaceSelector, designSelector, designTextSelector } from '../selector-design.ts'
 import { type OutputContext, ownRowColumn, type ReadStep } from './outputs.ts'
 
 const NOT_VALUES = new Set<UiRole>(['button', 'link', 'textbox', 'combobox', 'option', 'checkbox', 'radio'])
+const FIELDS = new Set<UiRole>(['textbox', 'combobox', 'spinbutton'])
 const norm = (text: string) => collapse(text).toLowerCase()
 
 /** An exact expected value: the element showing just it, else a text containing it. */
@@ -23,11 +24,20 @@ export function exactRead(ctx: OutputContext, key: string, expected: unknown): R
   const named = (e: UiElement) => e.role === 'link' && norm(e.name) === want
   const links = ctx.ending.appeared.filter(named)
   const captioned = indexTree(ctx.after).all.filter((e) => named(e) && afterCaption(ctx.after, e))
-  const whole =
+  // A record's form shows its values in its fields ("City:" holding "Whitby"): a wrapper named
+  // only by the field inside it is that field, and a field holding just the value counts when no
+  // text shows it. A field holding what the caller typed (the search box) is no answer.
+  const typed = ctx.inputs.some((i) => norm(i) === want)
+  const holds = (e: UiElement) => FIELDS.has(e.role) && norm(e.value ?? '') === want && !typed
+  const found =
     candidates.find((e) => norm(e.name) === want) ??
     (links.length === 1 ? links[0] : captioned.length === 1 ? captioned[0] : undefined)
+  const whole = (found && indexTree(found).all.find(holds)) ?? found ?? ordered.find(holds)
   if (whole) {
-    const place = designPlaceSelector(ctx.after, whole, `the “${key}” value`)
+    // A field is found by its label, which stays; other values by their place.
+    const place = FIELDS.has(whole.role)
+      ? designSelector(ctx.after, whole, `the “${key}” value`)
+      : designPlaceSelector(ctx.after, whole, `the “${key}” value`)
     return {
       kind: 'read',
       name: `Read “${key}”`,

@@ -84,3 +84,45 @@ describe('a value shown as a link', () => {
     expect(exactRead(context(after), 'queue', 'IT Support')).toBeUndefined()
   })
 })
+
+describe('a value shown in a record form’s field', () => {
+  // The form wraps each field in a box the screen names by what the field holds.
+  const form = (city: string, typed: string) =>
+    el('window', 'Parties', [
+      el('combobox', 'Search', [], { value: typed }),
+      el('generic', 'Addresses', [
+        el('text', 'City:'),
+        el('generic', city, [el('combobox', 'City:', [el('text', city)], { value: city })]),
+      ]),
+    ])
+  const ctx = (after: UiElement): OutputContext => {
+    const before = el('window', 'Parties', [el('combobox', 'Search', [], { value: 'Harbour Lights Cafe' })])
+    const ending = classifyEnding(before, after, [], ['Harbour Lights Cafe'])
+    if (!ending) throw new Error('no ending')
+    return {
+      ending,
+      after,
+      inputs: ['Harbour Lights Cafe'],
+      reading: readPrompt('Look up the customer with this name and return their city'),
+      submitLabel: 'Switch',
+    }
+  }
+
+  test('is read from the field by its label, not from the box around it', () => {
+    const after = form('Whitby', 'Harbour Lights Cafe')
+    const step = exactRead(ctx(after), 'city', 'Whitby')
+    expect(step?.target.fingerprints[0]).toMatchObject({ by: 'role', role: 'combobox', name: 'City:' })
+    const other = form('Alnwick', 'Fenwick Joinery')
+    const found = step!.target.fingerprints.flatMap((f) => findMatches(indexTree(other), f))[0]
+    expect(found?.value).toBe('Alnwick')
+  })
+
+  test('a field holding what the caller typed is no answer', () => {
+    const after = el('window', 'Parties', [
+      el('combobox', 'Search', [], { value: 'Harbour Lights Cafe' }),
+      el('heading', 'Results'),
+      el('text', 'Nothing found'),
+    ])
+    expect(exactRead(ctx(after), 'name', 'Harbour Lights Cafe')).toBeUndefined()
+  })
+})
