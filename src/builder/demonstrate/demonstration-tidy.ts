@@ -24,6 +24,7 @@ import {
   labelOf,
   roleOf,
   sameScreen,
+  showsAll,
   TOGGLES,
   toAct,
   VALUE_KINDS,
@@ -242,7 +243,20 @@ function mergedValues(acts: Act[], values: { path: string; value: string }[], dr
       placed.push(id)
     }
   }
-  const isSample = (value: string) => values.some((v) => collapse(v.value) === collapse(value))
+  // The sample's value, or a text holding it as a word ("City: Leeds" typed into a filter box).
+  const isSample = (value: string) =>
+    values.some((v) => {
+      const shown = fold(v.value)
+      const typed = fold(value)
+      if (shown === typed) return true
+      const at = typed.indexOf(shown)
+      return (
+        shown.length >= 3 &&
+        at >= 0 &&
+        !/\w/.test(typed[at - 1] ?? '') &&
+        !/\w/.test(typed[at + shown.length] ?? '')
+      )
+    })
   return placed.flatMap((item) => {
     if (typeof item !== 'string') return [item]
     const group = groups.get(item)!
@@ -353,18 +367,6 @@ function openedRecord(acts: Act[], from: number, sent: Snapshot, expected: strin
       return i
   }
   return -1
-}
-
-/** Every value is some element's whole name or value (case and spacing aside). */
-function showsAll(root: UiElement, values: string[]): boolean {
-  const shown = new Set<string>()
-  const walk = (e: UiElement) => {
-    shown.add(fold(e.name))
-    if (e.value !== undefined) shown.add(fold(e.value))
-    e.children.forEach(walk)
-  }
-  walk(root)
-  return values.every((v) => shown.has(fold(v)))
 }
 
 /** The send at `at`, followed by a confirmation's button or a preview's own send (up to four presses). */

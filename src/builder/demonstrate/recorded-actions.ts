@@ -236,3 +236,15 @@ export function counterpartIn(root: UiElement, element: UiElement): UiElement | 
   )
   return same.length === 1 ? same[0] : undefined
 }
+
+/** Every value is some element's whole name or value (case and spacing aside). */
+export function showsAll(root: UiElement, values: string[]): boolean {
+  const shown = new Set<string>()
+  const walk = (e: UiElement) => {
+    shown.add(collapse(e.name).toLowerCase())
+    if (e.value !== undefined) shown.add(collapse(e.value).toLowerCase())
+    e.children.forEach(walk)
+  }
+  walk(root)
+  return values.every((v) => shown.has(collapse(v).toLowerCase()))
+}

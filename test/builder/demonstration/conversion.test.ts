@@ -401,6 +401,31 @@ describe('a demonstration becomes steps', () => {
     expect(looked.submit.name).toBe('Press Enter in “Search”')
   })
 
+  test('a filter typed as “City: Leeds” is the sample’s city, also when the recorder read the box only once it held it', () => {
+    const { el, screen: page } = drawnScreens()
+    const screen = (...children: UiElement[]) =>
+      page('Addresses', 'http://erp.test', 'http://erp.test/#addresses', ...children)
+    // The recorder read the screen after the text went in: the box already holds it.
+    const typed = screen({ ...el('combobox', 'Search', 4, [], 400), value: 'City: Leeds' })
+    const results = screen(
+      { ...el('combobox', 'Search', 4, [], 400), value: 'City: Leeds' },
+      el('table', 'Addresses', 40, [el('row', 'Aire Valley Print Leeds', 64)]),
+    )
+    const kit = new RecordingKit([typed, results])
+      .type(0, 'combobox', 'Search', 'City: Leeds')
+      .key(0, 'Enter', 'combobox', 'Search')
+    const demo = readDemonstration(
+      kit.recording(),
+      request(
+        { city: 'Leeds' },
+        { prompt: 'List the names of the customers who have an address in the given city' },
+      ),
+    )
+    expect(names(demo.path)).toEqual(['Fill “Search”'])
+    expect(demo.doubts[0]).toMatchObject({ value: 'City: Leeds' })
+    expect(demo.doubts[0]!.choices.map((c) => c.template)).toContain('City: {{city}}')
+  })
+
   test('a native drop-down whose page lists the options itself: the press and the pick are a choice; a pick by a name shown twice fails', () => {
     const { el, screen: page } = drawnScreens()
     const screen = (...children: UiElement[]) =>
