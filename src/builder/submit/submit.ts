@@ -225,7 +225,7 @@ async function chooseButton(
 ): Promise<{ selector: Selector; label: string } | undefined> {
   // The buttons of a list inside the form ("Add", "Remove" above a grid of categories) act on
   // that list, not on the form: the form's own are sought around it.
-  const others = buttonsNear(root, fields, (b) => listButton(root, b))
+  const others = buttonsNear(root, fields, (b) => listButton(root, b, fields))
   const near = others.length ? others : buttonsNear(root, fields)
   // A search is sent by a button named for searching, or by Enter: a toolbar's "Show contact
   // location" next to a filter box is no way to send it, whatever task words it shares.
@@ -337,10 +337,11 @@ function within(index: TreeIndex, container: UiElement, element: UiElement): boo
 
 /**
  * A button of a list widget inside a form: the nearest part of the screen around it that holds a
- * table of records (column headers) holds no field outside that table. The form's own buttons
+ * table of records (column headers) holds no field outside that table, or none of the fields
+ * being sent (a list's own box for picking what to add beside its "Add"). The form's own buttons
  * ("Save") sit in a part that holds the form's fields too.
  */
-function listButton(root: UiElement, button: UiElement): boolean {
+function listButton(root: UiElement, button: UiElement, fields: UiElement[]): boolean {
   const index = indexTree(root)
   const holder = ancestors(index, button).find((a) =>
     indexTree(a).all.some(
@@ -350,6 +351,7 @@ function listButton(root: UiElement, button: UiElement): boolean {
   if (!holder || holder === root) return false
   const tables = indexTree(holder).all.filter((e) => e.role === 'table')
   const inTable = (e: UiElement) => tables.some((t) => t !== e && indexTree(t).all.includes(e))
-  return !indexTree(holder).all.some((e) => FIELD_ROLES.has(e.role) && !inTable(e))
+  const held = indexTree(holder).all
+  return !held.some((e) => FIELD_ROLES.has(e.role) && !inTable(e)) || !fields.some((f) => held.includes(f))
 }
 const FIELD_ROLES = new Set(['textbox', 'combobox', 'spinbutton', 'checkbox', 'radio'])
