@@ -5,6 +5,7 @@ import { Database } from 'bun:sqlite'
 import { join } from 'node:path'
 import { DB_FILE } from '../../src/db/client.ts'
 import type { BuildScreen } from '../../src/modules/screen/service.ts'
+import { NONE_OF_THESE } from '../../src/protocol/questions.ts'
 import { cli, eventually } from '../helpers/cli.ts'
 import { decodeJpeg } from '../helpers/jpeg-pixels.ts'
 import type { TestServer } from '../helpers/test-server.ts'
@@ -149,10 +150,13 @@ async function teachAndCall<A extends RunningApp>(
       } else if (typeof answer === 'object' && 'pointAt' in answer) {
         // The owner points at the thing on the screen, as a click on the live preview would.
         const screen = await readScreen(s, buildId)
-        const target = screen.elements?.find((e) => answer.pointAt(e))
-        if (!target) return fail(out, started, `the owner found nothing to point at for “${question.text}”`)
-        body = { point: { ref: target.ref } }
-        out.questions[out.questions.length - 1] = `${question.kind}+point`
+        const all = screen.elements ?? []
+        const target = all.find((e) => answer.pointAt(e, all))
+        if (target) {
+          body = { point: { ref: target.ref } }
+          out.questions[out.questions.length - 1] = `${question.kind}+point`
+        } else if (answer.elseNotHere) body = NONE_OF_THESE
+        else return fail(out, started, `the owner found nothing to point at for “${question.text}”`)
       }
       const answered = await s.call(`/_builds/${buildId}/answers`, {
         method: 'POST',

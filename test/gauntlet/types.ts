@@ -43,7 +43,9 @@ export interface GauntletJob<A extends RunningApp = RunningApp> {
 
 /** An answer by pointing: the first element of the build's screen the test accepts. */
 export interface PointAt {
-  pointAt: (element: { role: string; name: string; value?: string }) => boolean
+  pointAt: (element: ScreenElement, all: ScreenElement[]) => boolean
+  /** When nothing on the screen is that, the owner says it is not on this screen (else the job fails). */
+  elseNotHere?: boolean
 }
 
 /** An element of the build's live screen (GET /_builds/<id>/screen), with its box in the picture's pixels. */

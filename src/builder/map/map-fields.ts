@@ -8,7 +8,7 @@ import { askToPoint } from '../ask/pointing.ts'
 import { type InputLeaf, shownValue } from '../input-leaves.ts'
 import { readPrompt } from '../locate/prompt.ts'
 import { readControls, type ScreenControl } from '../screen.ts'
-import type { BuildSession } from '../session.ts'
+import { BuildFailure, type BuildSession } from '../session.ts'
 import { stems } from '../words.ts'
 import { assignFields, CONFIDENT, matchReason, realOptions, type Unsure } from './field-scores.ts'
 import { type FieldStep, type FieldUse, fieldSteps } from './field-steps.ts'
@@ -143,12 +143,15 @@ async function askWhere(
       { input: leaf.path },
     )
   if (free.length === 0 && !used.includes(leaf) && namedByTask(session, leaf)) {
-    // A value the task names is part of the task: left out only when the person says so.
+    // A value the task names is part of the task: left out only when the person says so, and
+    // when the person can show where it is entered, shown instead.
+    const showable = typeof session.io.recording === 'function'
     const pointed = await askToPoint(
       session,
       `Nothing on this screen is free to take “${leaf.key}” (“${shownValue(leaf.value)}”), which the task names. ` +
-        'Point at the field where it goes, or say it is not on this screen (then every call leaves it out).',
+        `Point at the field where it goes, or say it is not on this screen (${showable ? 'then you show me how it is entered' : 'then every call leaves it out'}).`,
     )
+    if (!pointed && showable) throw notHere(leaf)
     const at =
       pointed &&
       readControls(pointed.snapshot.root).find(
@@ -212,6 +215,11 @@ async function askWhere(
       pointed && controls.find((c) => c.element === pointed.element || contains(c.element, pointed.element))
     const same = at && free.find((c) => c.control.label === at.label && c.control.kind === at.kind)
     chosen = same
+    // A value the task names that is not on this screen is entered somewhere this screen does not
+    // show yet (a line of a list inside the form, added by its own "New"): when the person can
+    // show how, the build asks them to, rather than leave it out of every call.
+    if (!chosen && namedByTask(session, leaf) && typeof session.io.recording === 'function')
+      throw notHere(leaf)
   }
   if (!chosen) {
     session.progress('map', `“${leaf.path}” is left out, as answered`, { input: leaf.path })
@@ -222,6 +230,14 @@ async function askWhere(
     input: leaf.path,
     field: chosen.control.label,
   })
+}
+
+/** A value the person says is not on this screen: the build asks to be shown (pipeline.ts). */
+function notHere(leaf: InputLeaf): BuildFailure {
+  return new BuildFailure(
+    'FIELD_NOT_MAPPED',
+    `“${leaf.key}” (“${shownValue(leaf.value)}”) has no field on this screen that the person could point at`,
+  )
 }
 
 /**

@@ -161,8 +161,9 @@ export const addCustomer: GauntletJob<Tryton> = {
   // (its New, then type E-Mail and the address in Value), and Save; the Code fills in on saving.
   answer: owner({
     fields: { name: /^name:?$/i, email: /^(e-?mail|value)\b/i },
-    // The Value box of a new contact line has no label: the first unlabelled box on the form.
-    pointFields: { email: { pointAt: (e) => e.role === 'textbox' && e.name.trim() === '' } },
+    // The Value box of a contact line has no label: the box under the sub-list's "Value" column.
+    // Before the line is added with the sub-list's New, the owner says it is not on this screen.
+    pointFields: { email: { pointAt: under(/^value$/i, 'textbox'), elseNotHere: true } },
     send: /^save$/i,
     outputs: /\bcode\b/i,
     shown: { code: pointAt(FIELD, /^code:?$/i) },
