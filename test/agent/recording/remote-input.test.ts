@@ -20,6 +20,11 @@ const PAGE = `<!doctype html><html><head><title>Order desk</title>
 <p><label><input type="checkbox" id="urgent"> Urgent</label></p>
 <p class="pretty"><label for="gift"><input type="checkbox" id="gift"><span></span> Gift wrap</label></p>
 <p><button type="button">Save</button></p>
+<table id="grid"><tr><td><select aria-label="Type"><option>Phone</option><option>Fax</option><option>E-Mail</option></select></td></tr></table>
+<script>
+  // An editable grid takes the arrow keys for itself (to move between its rows).
+  document.getElementById('grid').addEventListener('keydown', (e) => { if (e.key.startsWith('Arrow')) e.preventDefault() }, true)
+</script>
 </body></html>`
 
 // A settings screen whose form sits in a frame of the same site (as webmail and admin apps draw
@@ -165,6 +170,14 @@ describe('remote input', () => {
       role: 'combobox',
       name: 'Country',
     })
+  }, 60_000)
+
+  test('a drop-down in a grid that takes the arrow keys for itself: the option is picked as its list would', async () => {
+    const page = await open()
+    await page.input({ kind: 'select', ...(await page.centre('combobox', 'Type')), option: 'E-Mail' })
+    expect(await page.value('combobox', 'Type')).toBe('E-Mail')
+    await eventually(async () => page.events.findLast((e) => e.kind === 'select')?.value === 'E-Mail')
+    await page.stop()
   }, 60_000)
 
   test('a box ticked, left as it is when already so, cleared; one styled away is set through its label', async () => {

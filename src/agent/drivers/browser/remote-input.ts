@@ -88,7 +88,15 @@ async function choose(page: PageTarget, x: number, y: number, option: string): P
   const steps = found.steps ?? 0
   for (let i = 0; i < Math.abs(steps); i++) await pressKeys(page, steps > 0 ? 'ArrowDown' : 'ArrowUp')
   const now = await inPage(page, { want: 'chosen', option })
-  if (!now.ok) throw new DriverError('UNSUPPORTED_ACTION', now.problem)
+  if (now.ok) return
+  // The page takes the arrow keys for itself (an editable grid moving between its rows): the
+  // option's text is typed, as a person picks in a closed drop-down by typing its first letters.
+  for (const ch of found.label ?? option) {
+    await page.call('Input.dispatchKeyEvent', { type: 'keyDown', key: ch, text: ch, unmodifiedText: ch })
+    await page.call('Input.dispatchKeyEvent', { type: 'keyUp', key: ch })
+  }
+  const typed = await inPage(page, { want: 'chosen', option })
+  if (!typed.ok) throw new DriverError('UNSUPPORTED_ACTION', now.problem)
 }
 
 /** A click on the box itself (or the label that stands for a hidden one), unless it is already so. */
@@ -116,6 +124,8 @@ interface Answer {
   ok: boolean
   problem: string
   steps?: number
+  /** The option's text as shown (typed when the page takes the arrow keys). */
+  label?: string
   home?: boolean
   at?: { x: number; y: number }
   wanted?: boolean
@@ -288,7 +298,13 @@ export function remoteTarget(request: Request): Answer {
     select.focus()
     const current = options.findIndex((o) => o.selected)
     const to = options.indexOf(target)
-    return { ok: true, problem: '', home: current < 0, steps: to - Math.max(current, 0) }
+    return {
+      ok: true,
+      problem: '',
+      home: current < 0,
+      steps: to - Math.max(current, 0),
+      label: norm(target.label),
+    }
   }
   // A box or radio: the input itself, a label for one, or an element with that role.
   const box = (el: Element | null): Element | null => {
