@@ -176,6 +176,8 @@ export const addCustomer: GauntletJob<Tryton> = {
         { type: 'Northwind Traders', into: (e) => e.role === 'textbox' && /^name:?$/i.test(e.name.trim()) },
         { click: onBarOf(/^contact mechanisms$/i, /^new$/i) },
         { choose: 'E-Mail', in: under(/^type$/i, 'combobox') },
+        // The row's editor for the value opens on a click of its cell, then takes the text.
+        { click: under(/^value$/i, 'textbox') },
         { type: 'orders@northwind.example', into: under(/^value$/i, 'textbox') },
         { click: button('Save') },
       ],
