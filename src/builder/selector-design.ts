@@ -1,10 +1,10 @@
 // Writes selectors for elements the builder saw. Every fingerprint it writes picks exactly that
 // element in the snapshot it was designed on: the runner lets the first fingerprint that matches
 // anything decide, so one that matched two elements would turn into an ambiguity error later.
-import { ancestors, pathTo, type TreeIndex } from '../automation/element-tree.ts'
+import { ancestors, descendants, pathTo, type TreeIndex } from '../automation/element-tree.ts'
 import { findMatches, indexTree } from '../automation/index.ts'
 import type { Fingerprint, Selector, TextMatch } from '../protocol/automation.ts'
-import type { UiElement } from '../protocol/elements.ts'
+import type { UiElement, UiRole } from '../protocol/elements.ts'
 import { looksGenerated } from './screen.ts'
 
 export interface DesignOptions {
@@ -25,8 +25,15 @@ export function designSelector(
     : undefined
   const byId = idFingerprint(index, element)
   const byLabel = element.name ? undefined : labelFingerprint(index, element)
+  // A box of a list's row being edited, named by nothing but its column ("Value" of a new line).
+  const column = element.name ? undefined : columnOf(root, element)
+  const byColumn: Fingerprint | undefined = column
+    ? { by: 'inRow', rowText: '', role: element.role, name: '', column }
+    : undefined
   const byPath: Fingerprint = { by: 'path', path: pathTo(index, element) }
-  const ordered = options.idFirst ? [byId, byRole, byLabel, byPath] : [byRole, byId, byLabel, byPath]
+  const ordered = options.idFirst
+    ? [byId, byRole, byLabel, byColumn, byPath]
+    : [byRole, byId, byLabel, byColumn, byPath]
   return { fingerprints: keepUnique(index, element, ordered), description }
 }
 
@@ -141,4 +148,26 @@ export function firmer(selector: Selector): Selector {
     ...selector,
     fingerprints: [...ids, ...selector.fingerprints.filter((f) => f.by !== 'automationId')],
   }
+}
+
+const CELLS = new Set<UiRole>(['cell', 'rowheader'])
+
+/** The header text of the column the element sits in, when its table has a header row. */
+export function columnOf(root: UiElement, element: UiElement): string | undefined {
+  const index = indexTree(root)
+  const up = ancestors(index, element)
+  const cell = [element, ...up].find((e) => CELLS.has(e.role))
+  const row = up.find((e) => e.role === 'row')
+  const table = up.find((e) => e.role === 'table' || e.role === 'tree' || e.role === 'list')
+  if (!cell || !row || !table) return undefined
+  const header = descendants(table).find(
+    (e) => e.role === 'row' && e.children.some((c) => c.role === 'columnheader'),
+  )
+  if (!header || header === row) return undefined
+  const cells = row.children.filter((c) => CELLS.has(c.role))
+  const heads = header.children.filter((c) => c.role === 'columnheader')
+  // Headers may be fewer than cells (a row's leading checkbox): aligned from the right.
+  const at = cells.indexOf(cell) - (cells.length - heads.length)
+  const name = heads[at]?.name.trim()
+  return name ? name : undefined
 }

@@ -327,6 +327,42 @@ describe('selectors, submit and shape', () => {
     expect(designSelector(root, code, 'the code').fingerprints.map((f) => f.by)).toContain('automationId')
   })
 
+  test('an unnamed box of a list’s row being edited is found by its column, wherever the list is drawn', () => {
+    const lines = (extra: boolean) =>
+      el('window', 'Party', [
+        ...(extra
+          ? [
+              el('table', '', [
+                el('row', '', [el('columnheader', 'Category')]),
+                el('row', '', [el('cell', 'Supplier')]),
+              ]),
+            ]
+          : []),
+        el('table', '', [
+          el('row', '', [el('columnheader', ''), el('columnheader', 'Type'), el('columnheader', 'Value')]),
+          el('row', '', [
+            el('cell', ''),
+            el('cell', 'E-Mail', [el('combobox', '', [], { value: 'E-Mail' })]),
+            el('cell', '', [el('textbox', '')]),
+          ]),
+        ]),
+      ])
+    const root = lines(false)
+    const box = only(root, (e) => e.role === 'textbox')
+    const selector = designSelector(root, box, 'the “Value” field')
+    expect(selector.fingerprints[0]).toEqual({
+      by: 'inRow',
+      rowText: '',
+      role: 'textbox',
+      name: '',
+      column: 'Value',
+    })
+    // Another list drawn above it (its path is no longer the same): the column still finds it.
+    const moved = lines(true)
+    const found = resolveSelector(moved, selector)
+    expect(found.status === 'found' && found.element).toBe(only(moved, (e) => e.role === 'textbox'))
+  })
+
   test('the submit is the form’s button named like one; Cancel never is', async () => {
     const { root } = await recorded('crm-new-customer')
     const reading = readPrompt('Create a customer')

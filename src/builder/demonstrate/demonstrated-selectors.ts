@@ -11,6 +11,7 @@ import { collapse } from '../../automation/text-match.ts'
 import type { Fingerprint, Selector } from '../../protocol/automation.ts'
 import type { UiElement, UiRole } from '../../protocol/elements.ts'
 import { escapeRegex } from '../generalise.ts'
+import { columnOf } from '../selector-design.ts'
 import type { SampleValue } from './demonstrated-values.ts'
 
 /** Values this short stand for the sample only as the whole text or after an identifier mark. */
@@ -290,28 +291,6 @@ function templated(f: Fingerprint): boolean {
 
 function pathsIn(template: string): string[] {
   return [...template.matchAll(/\{\{\s*([\w$.-]+)\s*\}\}/g)].map((m) => m[1]!)
-}
-
-const CELLS = new Set<UiRole>(['cell', 'rowheader'])
-
-/** The header text of the column the element sits in, when its table has a header row. */
-function columnOf(root: UiElement, element: UiElement): string | undefined {
-  const index = indexTree(root)
-  const up = ancestors(index, element)
-  const cell = [element, ...up].find((e) => CELLS.has(e.role))
-  const row = up.find((e) => e.role === 'row')
-  const table = up.find((e) => e.role === 'table' || e.role === 'tree' || e.role === 'list')
-  if (!cell || !row || !table) return undefined
-  const header = descendants(table).find(
-    (e) => e.role === 'row' && e.children.some((c) => c.role === 'columnheader'),
-  )
-  if (!header || header === row) return undefined
-  const cells = row.children.filter((c) => CELLS.has(c.role))
-  const heads = header.children.filter((c) => c.role === 'columnheader')
-  // Headers may be fewer than cells (a row's leading checkbox): aligned from the right.
-  const at = cells.indexOf(cell) - (cells.length - heads.length)
-  const name = heads[at]?.name.trim()
-  return name ? name : undefined
 }
 
 /** Whether another row holds a control of that role and name ("Edit" in every row). */

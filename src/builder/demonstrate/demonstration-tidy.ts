@@ -5,7 +5,7 @@
 // action that sends the form, with the confirmation or preview's send that followed it.
 import { ancestors, indexTree } from '../../automation/element-tree.ts'
 import { collapse } from '../../automation/text-match.ts'
-import type { Snapshot, UiElement, UiRole } from '../../protocol/elements.ts'
+import type { Snapshot, UiRole } from '../../protocol/elements.ts'
 import type { Recording } from '../../protocol/recording.ts'
 import { inputTexts } from '../generalise.ts'
 import type { InputLeaf } from '../input-leaves.ts'

@@ -3,7 +3,6 @@
 // cells (headers, several values a row) and a form laid out in a table are not.
 import { expect, test } from 'bun:test'
 import { menuEntries } from '../../../src/builder/explore/explore-frontier.ts'
-import type { UiElement } from '../../../src/protocol/elements.ts'
 import { el } from '../../helpers/elements.ts'
 
 const row = (...cells: string[]) =>

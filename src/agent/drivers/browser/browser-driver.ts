@@ -17,7 +17,6 @@ import {
 } from './launch-browser.ts'
 import { navigateLeaving, openAfresh } from './navigation.ts'
 import { partOf, snapshotPage } from './page-snapshot.ts'
-import type { PageTarget } from './page-target.ts'
 import { passwordFieldBounds } from './password-fields.ts'
 import { watchPageInput } from './recording.ts'
 import { performRemoteInput } from './remote-input.ts'
