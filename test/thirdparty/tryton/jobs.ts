@@ -235,9 +235,9 @@ export const customerCity: GauntletJob<Tryton> = {
       {
         name: 'Moorland Bakery',
         email: 'bread@moorland.example',
-        street: '7 Low Petergate',
-        postalCode: 'YO1 7HZ',
-        city: 'York',
+        street: '7 Market Place',
+        postalCode: 'YO7 1HL',
+        city: 'Thirsk',
       },
       {
         name: 'Quayside Books',
@@ -289,9 +289,9 @@ export const customerCity: GauntletJob<Tryton> = {
       {
         name: 'Moorland Bakery',
         email: 'bread@moorland.example',
-        street: '7 Low Petergate',
-        postalCode: 'YO1 7HZ',
-        city: 'York',
+        street: '7 Market Place',
+        postalCode: 'YO7 1HL',
+        city: 'Thirsk',
       },
     ]
     // A look-alike: a party whose name shares words with the one asked for.
@@ -358,6 +358,7 @@ export const customersInCity: GauntletJob<Tryton> = {
       ],
     },
   }),
+  // York is this job's own: no other job seeds a party there (a run of the whole app shares one database).
   live: (tryton) => {
     tryton.addParties([
       { name: 'Micklegate Music', street: '60 Micklegate', postalCode: 'YO1 6LF', city: 'York' },
