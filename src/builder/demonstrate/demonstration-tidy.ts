@@ -269,8 +269,10 @@ function mergedValues(acts: Act[], values: { path: string; value: string }[], dr
       ...(value === undefined ? {} : { value }),
     }
     if (first.secret || last.secret) return [{ ...merged, secret: true }]
+    // Only what was changed more than once can have been changed back: a single choice that
+    // reads as the value the control already had was read from a screen the recorder took after it.
     const initial = initialValue(first)
-    if (initial !== undefined && initial === value && !isSample(value)) {
+    if (group.length > 1 && initial !== undefined && initial === value && !isSample(value)) {
       dropped.push(`“${labelOf(first)}”, changed and changed back`)
       return []
     }

@@ -426,6 +426,35 @@ describe('a demonstration becomes steps', () => {
     expect(demo.doubts[0]!.choices.map((c) => c.template)).toContain('City: {{city}}')
   })
 
+  test('one choice the recorder read only once it was made is kept; only what changed more than once was changed back', () => {
+    const { el, screen: page } = drawnScreens()
+    const screen = (...children: UiElement[]) =>
+      page('New party', 'http://erp.test', 'http://erp.test/#party', ...children)
+    const type = (value: string) => ({ ...el('combobox', 'Type', 40), value })
+    const form = (value: string) => screen(el('textbox', 'Name', 4), type(value), el('button', 'Save', 80))
+    const saved = screen(el('text', 'Party saved', 4))
+    const read = (kit: RecordingKit) =>
+      names(
+        readDemonstration(
+          kit.recording(),
+          request({ name: 'Northwind' }, { prompt: 'Add a customer with this name' }),
+        ).path,
+      )
+    // The screen before the choice was read after it: it already shows "E-Mail".
+    const once = new RecordingKit([form('E-Mail'), saved])
+      .type(0, 'textbox', 'Name', 'Northwind')
+      .choose(0, 'combobox', 'Type', 'E-Mail')
+      .click(0, 'button', 'Save')
+    expect(read(once)).toEqual(['Fill “Name”', 'Choose “Type”'])
+    // Chosen, then chosen back to what it was: left out.
+    const back = new RecordingKit([form('Phone'), saved])
+      .type(0, 'textbox', 'Name', 'Northwind')
+      .choose(0, 'combobox', 'Type', 'E-Mail')
+      .choose(0, 'combobox', 'Type', 'Phone')
+      .click(0, 'button', 'Save')
+    expect(read(back)).toEqual(['Fill “Name”'])
+  })
+
   test('a native drop-down whose page lists the options itself: the press and the pick are a choice; a pick by a name shown twice fails', () => {
     const { el, screen: page } = drawnScreens()
     const screen = (...children: UiElement[]) =>
