@@ -125,6 +125,7 @@ export async function findWindow(ctx: RunContext, spec: AppSpec): Promise<Window
   return windows[0]!
 }
 
+/** How long a window stays unchanged before the screen an action led to counts as arrived. */
 const QUIET_MS = 400
 
 /**

@@ -41,7 +41,6 @@ export async function signInShown(ctx: RunContext, signIn: SignIn): Promise<bool
   }
 }
 
-/** How long a window stays unchanged before the screen a sign-in step led to counts as arrived. */
 /** Waits (up to the default step deadline) for the sign-in form to go; false when it stays. */
 export async function signInGone(ctx: RunContext, signIn: SignIn): Promise<boolean> {
   const deadline = performance.now() + ctx.defaultStepTimeoutMs
