@@ -92,8 +92,10 @@ export function toAct(recording: Recording, action: RecordedAction, i: number): 
   search(true)
   // The recorder may give the clicked node's own role (a text inside a cell) where the screen
   // names only what holds it: the same name under the point, of any role, before anything named
-  // so elsewhere (a search box showing the same text).
-  for (const n of action.target?.point && !element ? near : []) {
+  // so elsewhere (a search box showing the same text). Only for a click the recorder names as
+  // plain text or a picture: a control it names by its own role is found as before.
+  const inner = action.kind === 'click' && INNER_ROLES.has(action.target?.role as UiRole)
+  for (const n of inner && action.target?.point && !element ? near : []) {
     const found = namedUnderPoint(at(n), action.target!)
     if (found) {
       ;[before, element] = [at(n), found]
@@ -113,6 +115,9 @@ export function toAct(recording: Recording, action: RecordedAction, i: number): 
     secret,
   }
 }
+
+/** Roles the recorder gives the node clicked inside a control or cell. */
+const INNER_ROLES = new Set<UiRole>(['text', 'generic', 'image'])
 
 /** The smallest element named like the target and lying under its point, whatever its role. */
 function namedUnderPoint(
