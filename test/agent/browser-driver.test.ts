@@ -293,21 +293,6 @@ test('a request the page keeps open in the background does not hold a launch unt
   expect(find(after.root, 'heading', 'new mail')).toBeDefined()
 }, 20_000)
 
-test('launching again starts a page afresh also when its address has a #fragment (a hash-routed app)', async () => {
-  // Going to the same address but for its fragment does not load the page again by itself: what an
-  // earlier run left on it (here the form's typed value) would still be there.
-  const { id, snap } = await open('/form#start')
-  await driver.act(id, {
-    kind: 'fill',
-    ref: find(await snap(), 'textbox', 'Name').ref,
-    value: 'Typed before',
-  })
-  expect(find(await snap(), 'textbox', 'Name').value).toBe('Typed before')
-  const again = await open('/form#start')
-  expect(again.id).toBe(id)
-  expect(find(await again.snap(), 'textbox', 'Name').value).toBe('Old')
-})
-
 test('launching again dismisses a dialog an earlier run left open', async () => {
   const { id, snap } = await open()
   await driver.act(id, { kind: 'click', ref: find(await snap(), 'button', 'Confirm').ref })

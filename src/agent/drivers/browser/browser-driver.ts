@@ -15,7 +15,7 @@ import {
   launchBrowser,
   resolveDevtoolsUrl,
 } from './launch-browser.ts'
-import { navigateLeaving, openAfresh } from './navigation.ts'
+import { navigateLeaving } from './navigation.ts'
 import { partOf, snapshotPage } from './page-snapshot.ts'
 import { passwordFieldBounds } from './password-fields.ts'
 import { watchPageInput } from './recording.ts'
@@ -227,7 +227,7 @@ export class BrowserDriver implements Driver {
     if (page.dialog) await page.session.send('Page.handleJavaScriptDialog', { accept: false })
     const timeoutMs = this.options.navigationTimeoutMs ?? 30_000
     const blockedBefore = page.blockedNavigations.length
-    const { errorText, loaderId } = await openAfresh(page, app.url, timeoutMs).catch((error: Error) => {
+    const { errorText, loaderId } = await navigateLeaving(page, app.url, timeoutMs).catch((error: Error) => {
       throw new DriverError('LAUNCH_FAILED', `Cannot open ${app.url}: ${error.message}`)
     })
     const redirected = page.blockedNavigations[blockedBefore]

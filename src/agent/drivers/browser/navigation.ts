@@ -1,5 +1,4 @@
-// Going to an address in a tab: leaving a page that asks to stay, and a launch that loads the
-// page again even when only its #fragment would change.
+// Going to an address in a tab, leaving a page that asks to stay.
 import type { PageTarget } from './page-target.ts'
 import { settle } from './waiting.ts'
 
@@ -22,20 +21,4 @@ export async function navigateLeaving(page: PageTarget, url: string, timeoutMs: 
     await settle(page, { maxMs: Math.min(timeoutMs, 5_000) })
     return page.call('Page.navigate', { url }, timeoutMs)
   }
-}
-
-/**
- * A launch's navigation: the app's start address, loaded afresh. The same address but for its
- * #fragment is only a jump within the page (no loader), so a hash-routed app would keep what the
- * last run left on it; it is loaded again.
- */
-export async function openAfresh(
-  page: PageTarget,
-  url: string,
-  timeoutMs: number,
-): Promise<{ errorText?: string; loaderId?: string }> {
-  const navigated = await navigateLeaving(page, url, timeoutMs)
-  if (navigated.loaderId !== undefined || navigated.errorText) return navigated
-  await page.call('Page.reload', {}, timeoutMs)
-  return {}
 }
