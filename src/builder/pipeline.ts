@@ -14,12 +14,7 @@ import {
   reportEnding,
 } from './compose/finish-build.ts'
 import type { BuildResult } from './contract.ts'
-import {
-  askedToBeShown,
-  canBeShown,
-  demonstratedBuild,
-  showWhenLost,
-} from './demonstrate/demonstrated-build.ts'
+import { askedToBeShown, demonstratedBuild, showWhenLost } from './demonstrate/demonstrated-build.ts'
 import { findTheWay } from './explore/find-the-way.ts'
 import { appSpecOf, locateWindow } from './locate/locate-window.ts'
 import { readTask } from './locate/read-task.ts'
@@ -27,7 +22,7 @@ import { fillSample } from './map/fill-sample.ts'
 import { sampleValues } from './map/sample-values.ts'
 import { judgeEnding, noOutcome, requireEnding } from './observe/judge-ending.ts'
 import { outputsOrScenario } from './outputs/outputs-or-scenario.ts'
-import { BuildFailure, type BuildSession } from './session.ts'
+import { BuildFailure, type BuildSession, canBeShown } from './session.ts'
 import { signOutFirst } from './sign-in/sign-in.ts'
 import { followUps } from './submit/follow-ups.ts'
 import { doTheAction, openedByAddress, type Sent, submitForm } from './submit/send-sample.ts'

@@ -40,6 +40,11 @@ const SETTLE_MAX_MS = 10_000
 /** "Saving…", "Loading...": a text that says the app is still working. */
 const WORKING = /(…|\.\.\.)$/
 
+/** Whether this build can be shown: its BuildIO can hand over a recording. */
+export function canBeShown(session: BuildSession): boolean {
+  return typeof session.io.recording === 'function'
+}
+
 export class BuildSession {
   windowId = ''
 

@@ -14,7 +14,7 @@ import { appSpecOf } from '../locate/locate-window.ts'
 import type { PromptReading } from '../locate/prompt.ts'
 import { classifyEnding, resultsEnding } from '../observe/classify.ts'
 import { requireEnding } from '../observe/judge-ending.ts'
-import { BuildFailure, type BuildSession } from '../session.ts'
+import { BuildFailure, type BuildSession, canBeShown } from '../session.ts'
 import { signIn } from '../sign-in/sign-in.ts'
 import { followUps } from '../submit/follow-ups.ts'
 import { addressTemplate, sameAddress } from './demonstrated-values.ts'
@@ -27,11 +27,6 @@ export interface ShowMe {
   leaves: InputLeaf[]
   /** Why the builder asks (exploring found nothing), or undefined when the teach call asked. */
   stuck?: string
-}
-
-/** Whether this build can be shown: its BuildIO can hand over a recording. */
-export function canBeShown(session: BuildSession): boolean {
-  return typeof session.io.recording === 'function'
 }
 
 /**

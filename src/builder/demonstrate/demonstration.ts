@@ -14,6 +14,7 @@ import type { Recording } from '../../protocol/recording.ts'
 import type { BuildRequest } from '../contract.ts'
 import { rowSelector } from '../explore/explore-moves.ts'
 import { type InputLeaf, inputLeaves, textValues } from '../input-leaves.ts'
+import { isTypeSpec } from '../outputs/outputs.ts'
 import { designSelector } from '../selector-design.ts'
 import { BuildFailure, type BuildSession, type Stage } from '../session.ts'
 import { generaliseSelector, ownRowSelector } from './demonstrated-selectors.ts'
@@ -181,7 +182,7 @@ const SAME = '(always the same)'
 /** The literal values a sample expects (not `{ $type }` specs), as text: what the task shows. */
 function expectedTexts(expect: unknown): string[] {
   if (typeof expect === 'string' || typeof expect === 'number') return [String(expect)]
-  if (!expect || typeof expect !== 'object' || '$type' in expect) return []
+  if (!expect || typeof expect !== 'object' || isTypeSpec(expect)) return []
   return Object.values(expect).flatMap(expectedTexts)
 }
 

@@ -8,7 +8,7 @@ import { askToPoint } from '../ask/pointing.ts'
 import { type InputLeaf, shownValue } from '../input-leaves.ts'
 import { readPrompt } from '../locate/prompt.ts'
 import { readControls, type ScreenControl } from '../screen.ts'
-import { BuildFailure, type BuildSession } from '../session.ts'
+import { BuildFailure, type BuildSession, canBeShown } from '../session.ts'
 import { stems } from '../words.ts'
 import { assignFields, CONFIDENT, matchReason, realOptions, type Unsure } from './field-scores.ts'
 import { type FieldStep, type FieldUse, fieldSteps } from './field-steps.ts'
@@ -145,7 +145,7 @@ async function askWhere(
   if (free.length === 0 && !used.includes(leaf) && namedByTask(session, leaf)) {
     // A value the task names is part of the task: left out only when the person says so, and
     // when the person can show where it is entered, shown instead.
-    const showable = typeof session.io.recording === 'function'
+    const showable = canBeShown(session)
     const pointed = await askToPoint(
       session,
       `Nothing on this screen is free to take “${leaf.key}” (“${shownValue(leaf.value)}”), which the task names. ` +
@@ -218,8 +218,7 @@ async function askWhere(
     // A value the task names that is not on this screen is entered somewhere this screen does not
     // show yet (a line of a list inside the form, added by its own "New"): when the person can
     // show how, the build asks them to, rather than leave it out of every call.
-    if (!chosen && namedByTask(session, leaf) && typeof session.io.recording === 'function')
-      throw notHere(leaf)
+    if (!chosen && namedByTask(session, leaf) && canBeShown(session)) throw notHere(leaf)
   }
   if (!chosen) {
     session.progress('map', `“${leaf.path}” is left out, as answered`, { input: leaf.path })

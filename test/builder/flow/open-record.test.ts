@@ -68,6 +68,17 @@ function page(p: (typeof POSTS)[number]): string {
   )
 }
 
+/** The lookup both tests teach: a post's status, which its row in the results does not show. */
+const FIND_STATUS = {
+  prompt: 'Find the blog post with the given title and return its status',
+  sample: {
+    id: 's1',
+    input: { title: 'Parking during the roadworks' },
+    expect: { status: { $type: 'string' } },
+  },
+  previous: [],
+}
+
 const rig = pageRig(async (request) => {
   const url = new URL(request.url)
   const deleting = /^\/posts\/(\d+)\/delete$/.exec(url.pathname)
@@ -92,15 +103,7 @@ async function teachAndRun(expected: [string, string][]) {
   const window = { id: windowId }
   const port = localDesktop(rig.driver)
   const script = scriptedIO([])
-  const result = await buildAutomation(port, script.io, {
-    prompt: 'Find the blog post with the given title and return its status',
-    sample: {
-      id: 's1',
-      input: { title: 'Parking during the roadworks' },
-      expect: { status: { $type: 'string' } },
-    },
-    previous: [],
-  })
+  const result = await buildAutomation(port, script.io, FIND_STATUS)
   expect(script.unexpected).toEqual([])
   if (!result.ok) throw new Error(`${result.code}: ${result.message}\n${script.lines.join('\n')}`)
   expect(script.lines.join('\n')).toContain('opening the record “Parking during the roadworks”')
@@ -163,15 +166,7 @@ test('a record whose row has no other way in: the question is asked on the page 
     { kind: 'choose_outputs', answer: decline },
     { kind: 'point', answer: decline },
   ])
-  const result = await buildAutomation(port, script.io, {
-    prompt: 'Find the blog post with the given title and return its status',
-    sample: {
-      id: 's1',
-      input: { title: 'Parking during the roadworks' },
-      expect: { status: { $type: 'string' } },
-    },
-    previous: [],
-  })
+  const result = await buildAutomation(port, script.io, FIND_STATUS)
   expect(result.ok).toBe(false)
   expect(asked).toContain('after “Parking during the roadworks”')
   expect(script.lines.join('\n')).not.toContain('opening the record')

@@ -22,17 +22,28 @@ const ticket = (queue: string) =>
     ]),
   ])
 
+/** What the outputs stage sees after a send: the screens before and after, the caller's input, the task. */
+function sent(
+  before: UiElement,
+  after: UiElement,
+  input: string,
+  prompt: string,
+  submitLabel: string,
+): OutputContext {
+  const ending = classifyEnding(before, after, [], [input])
+  if (!ending) throw new Error('no ending')
+  return { ending, after, inputs: [input], reading: readPrompt(prompt), submitLabel }
+}
+
 function context(after: UiElement): OutputContext {
   const before = el('window', 'RT at a glance', [menu(), el('heading', 'RT at a glance')])
-  const ending = classifyEnding(before, after, [], ['5'])
-  if (!ending) throw new Error('no ending')
-  return {
-    ending,
+  return sent(
+    before,
     after,
-    inputs: ['5'],
-    reading: readPrompt('Look up the ticket with this number and return its subject, status and queue'),
-    submitLabel: 'Open the ticket',
-  }
+    '5',
+    'Look up the ticket with this number and return its subject, status and queue',
+    'Open the ticket',
+  )
 }
 
 describe('a value shown as a link', () => {
@@ -95,18 +106,14 @@ describe('a value shown in a record form’s field', () => {
         el('generic', city, [el('combobox', 'City:', [el('text', city)], { value: city })]),
       ]),
     ])
-  const ctx = (after: UiElement): OutputContext => {
-    const before = el('window', 'Parties', [el('combobox', 'Search', [], { value: 'Harbour Lights Cafe' })])
-    const ending = classifyEnding(before, after, [], ['Harbour Lights Cafe'])
-    if (!ending) throw new Error('no ending')
-    return {
-      ending,
+  const ctx = (after: UiElement): OutputContext =>
+    sent(
+      el('window', 'Parties', [el('combobox', 'Search', [], { value: 'Harbour Lights Cafe' })]),
       after,
-      inputs: ['Harbour Lights Cafe'],
-      reading: readPrompt('Look up the customer with this name and return their city'),
-      submitLabel: 'Switch',
-    }
-  }
+      'Harbour Lights Cafe',
+      'Look up the customer with this name and return their city',
+      'Switch',
+    )
 
   test('is read from the field by its label, not from the box around it', () => {
     const after = form('Whitby', 'Harbour Lights Cafe')
