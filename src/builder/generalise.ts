@@ -245,6 +245,8 @@ export function successName(message: string, inputs: string[]): string {
   for (const token of idLikeTokens(message)) text = text.replace(token, ' ')
   text = text
     .replace(/(^|\s)[#№:]+(?=\s|$)/g, ' ')
+    // A quoted record number left out reads as the caller's values do: “…”.
+    .replace(/([“‘«])\s*([”’»])/g, '$1…$2')
     .replace(/\s+/g, ' ')
     .trim()
   return nameFromMessage(text || message, inputs)

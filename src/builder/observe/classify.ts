@@ -5,7 +5,7 @@
 import { indexTree, openDialogs } from '../../automation/index.ts'
 import type { Condition } from '../../protocol/automation.ts'
 import type { UiElement, UiRole } from '../../protocol/elements.ts'
-import { generaliseText, nameFromMessage, outcomeSignature } from '../generalise.ts'
+import { generaliseText, nameFromMessage, outcomeSignature, successName } from '../generalise.ts'
 import type { InputLeaf } from '../input-leaves.ts'
 import { splitWords } from '../words.ts'
 import { appeared, counterpart, flaggedControls, within } from './ui-diff.ts'
@@ -53,6 +53,7 @@ export function classifyEnding(
     kind,
     message,
     ...(element ? { messageElement: element } : {}),
+    ...sentenceName(kind, after, element, inputs),
     ...extra,
     appeared: fresh,
     condition: conditionFor(kind, message, element, inputs, leaves),
@@ -243,6 +244,40 @@ export function withoutInputs(text: string, inputs: string[]): string {
     out = out.split(value).join(' ')
   return out
 }
+
+/**
+ * A message split around a link to the record ("Issue #12 created.", "The item “WID-100” was
+ * changed successfully."): the piece found is only a fragment of the sentence that holds it. The
+ * outcome is named by that whole sentence, the caller's values left out (docs/builder.md).
+ */
+function sentenceName(
+  kind: EndingKind,
+  root: UiElement,
+  element: UiElement | undefined,
+  inputs: string[],
+): { name?: string } {
+  if (!element || element.role !== 'text') return {}
+  const own = element.name.replace(/\s+/g, ' ').trim()
+  const parent = indexTree(root).parent.get(element)
+  const inline = (e: UiElement): boolean => INLINE_ROLES.has(e.role) && e.children.every(inline)
+  if (!parent?.children.every(inline)) return {}
+  const sentence = (parent.name || joinPieces(parent.children.map((c) => c.name))).replace(/\s+/g, ' ').trim()
+  if (sentence.length <= own.length || sentence.length > 200 || !sentence.includes(own)) return {}
+  return { name: kind === 'screen' ? successName(sentence, inputs) : nameFromMessage(sentence, inputs) }
+}
+/** Pieces of one sentence joined as they read: no space inside quotes or before punctuation. */
+function joinPieces(pieces: string[]): string {
+  return pieces
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .reduce(
+      (text, p) =>
+        !text || /[“‘«(["']$/.test(text) || /^[”’»).,:;!?\]"']/.test(p) ? text + p : `${text} ${p}`,
+      '',
+    )
+}
+/** What a sentence is written with: its text pieces and the links or pictures inside it. */
+const INLINE_ROLES = new Set<UiRole>(['text', 'link', 'image', 'generic'])
 
 /** The element is an alert/status message or sits inside one. */
 function inAlert(root: UiElement, element: UiElement): boolean {
