@@ -129,6 +129,11 @@ export const RemoteInput = Type.Union([
    */
   Type.Object({ kind: Type.Literal('key'), key: Type.String({ minLength: 1, maxLength: 40 }) }),
   Type.Object({ kind: Type.Literal('scroll'), x: Type.Number(), y: Type.Number(), deltaY: Type.Number() }),
+  /**
+   * The pointer comes to rest at the point without pressing (a menu that opens while the pointer
+   * is over its entry). Not recorded itself: the click on what it revealed is.
+   */
+  Type.Object({ kind: Type.Literal('hover'), ...Point }),
   /** Chooses `option` (its text as shown) in the drop-down or list at the point. */
   Type.Object({
     kind: Type.Literal('select'),

@@ -268,7 +268,8 @@ async function demonstrate(
     let input: Record<string, unknown>
     if ('key' in step) input = { kind: 'key', key: step.key }
     else {
-      const pick = 'click' in step ? step.click : 'into' in step ? step.into : step.in
+      const pick =
+        'click' in step ? step.click : 'hover' in step ? step.hover : 'into' in step ? step.into : step.in
       const target = await find(pick)
       if (!target) {
         if (process.env.GAUNTLET_SHOW_DEBUG) {
@@ -281,9 +282,11 @@ async function demonstrate(
       input =
         'click' in step
           ? { kind: 'click', ...centre(target) }
-          : 'into' in step
-            ? { kind: 'type', text: step.type, ...centre(target) }
-            : { kind: 'select', option: step.choose, ...centre(target) }
+          : 'hover' in step
+            ? { kind: 'hover', ...centre(target) }
+            : 'into' in step
+              ? { kind: 'type', text: step.type, ...centre(target) }
+              : { kind: 'select', option: step.choose, ...centre(target) }
     }
     const res = await s.call(`${rec}/input`, { method: 'POST', json: input })
     if (res.status !== 204) {

@@ -54,9 +54,11 @@ export type { ScreenElement } from '../../src/modules/screen/service.ts'
 /** Which element of the screen a step acts on (all: the whole screen, for finding it by what is beside it). */
 export type Pick = (element: ScreenElement, all: ScreenElement[]) => boolean
 
-/** One thing the owner does while showing how: a click, typing into a box, a key, a choice in a drop-down. */
+/** One thing the owner does while showing how: a click, a hover, typing into a box, a key, a choice in a drop-down. */
 export type ShowStep =
   | { click: Pick }
+  /** The pointer rests on it (a menu entry whose submenu shows on hover), as on the live preview. */
+  | { hover: Pick }
   | { type: string; into: Pick }
   | { key: string }
   | { choose: string; in: Pick }

@@ -180,7 +180,7 @@ export async function demonstrationSteps(
 const SAME = '(always the same)'
 
 /** The literal values a sample expects (not `{ $type }` specs), as text: what the task shows. */
-function expectedTexts(expect: unknown): string[] {
+export function expectedTexts(expect: unknown): string[] {
   if (typeof expect === 'string' || typeof expect === 'number') return [String(expect)]
   if (!expect || typeof expect !== 'object' || isTypeSpec(expect)) return []
   return Object.values(expect).flatMap(expectedTexts)

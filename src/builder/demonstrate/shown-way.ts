@@ -20,20 +20,23 @@ import { confirmationButton, confirmStep } from '../submit/follow-through.ts'
 import { chooseSubmit } from '../submit/submit.ts'
 import { namesInput } from '../verify/inputs-used.ts'
 import { readDemonstration } from './demonstration.ts'
-import { VALUE_KINDS } from './recorded-actions.ts'
+import { showsAll, VALUE_KINDS } from './recorded-actions.ts'
 
 /** How well the screen the person stopped on must take the sample's values (explore's GOOD). */
 const FORM_FITS = 0.75
 
 /**
  * Whether the recording only shows the way: nothing was filled in, set or ticked, and the screen
- * it ends on has controls that take the sample's values.
+ * it ends on has controls that take the sample's values. A screen that shows every value the
+ * sample expects is the answer reached (a record opened from its row, whose form holds the key),
+ * so the recording is the whole task, not the way to a form.
  */
-export function showsOnlyTheWay(recording: Recording, leaves: InputLeaf[]): boolean {
+export function showsOnlyTheWay(recording: Recording, leaves: InputLeaf[], expected: string[] = []): boolean {
   if (recording.actions.some((a) => VALUE_KINDS.has(a.kind))) return false
   const values = leaves.filter((l) => l.source !== 'header')
   const last = recording.snapshots.at(-1)
   if (!last || values.length === 0) return false
+  if (expected.length > 0 && showsAll(last.root, expected)) return false
   const controls = readControls(last.root).filter((c) => !isSearchBox(c.element))
   return screenFitness(values, controls) >= FORM_FITS
 }

@@ -3,13 +3,15 @@
 // starts or ends a recording the server-rendered card changes, so the page reloads once; while it
 // runs, the count and the recent actions (in the recorder's words) follow. The person who started
 // it gets an interactive preview, `[data-remote-input="<url>"]`: a click on the picture is sent as
-// a click at the window's own pixel, and keys pressed while it has focus as typed text or named
-// keys, one request at a time and in order. Nothing the person types is written into the page:
+// a click at the window's own pixel, the pointer resting on it as a hover there, and keys pressed
+// while it has focus as typed text or named keys, one request at a time and in order. Nothing the person types is written into the page:
 // the list shows only what the recorder reports ("Typed a secret…" for password fields).
 import { REMOTE_KEYS } from '../../protocol/remote-keys.ts'
 import { csrfToken } from './common.ts'
 
 const POLL_MS = 1000
+/** How long the pointer rests on the preview before the desktop's pointer is moved there (a hover menu). */
+const REST_MS = 300
 
 /** The names RemoteInput's `key` accepts, by KeyboardEvent.key (Space is typed as text). */
 const NAMED_KEYS = new Set<string>(REMOTE_KEYS.filter((k) => k !== 'Space'))
@@ -21,6 +23,7 @@ type RemoteInput =
   | { kind: 'type'; text: string }
   | { kind: 'key'; key: string }
   | { kind: 'scroll'; x: number; y: number; deltaY: number }
+  | { kind: 'hover'; x: number; y: number }
 
 interface Current {
   recording: null | { id: string; by: string; mine: boolean; actions: number; recent: string[] }
@@ -142,6 +145,7 @@ function remoteInput(surface: HTMLElement) {
     if (input.kind === 'type' && last?.kind === 'type' && last.text.length + input.text.length <= MAX_TEXT)
       last.text += input.text
     else if (input.kind === 'scroll' && last?.kind === 'scroll') last.deltaY += input.deltaY
+    else if (input.kind === 'hover' && last?.kind === 'hover') Object.assign(last, input)
     else queue.push(input)
     pump()
   }
@@ -168,10 +172,20 @@ function remoteInput(surface: HTMLElement) {
   }
 
   surface.addEventListener('click', (event) => {
+    clearTimeout(resting)
     surface.focus()
     const point = windowPoint(event)
     if (point) push({ kind: 'click', ...point })
   })
+  // Where the pointer rests on the picture, the desktop's pointer rests too (a menu shown on
+  // hover opens); a pointer passing over is not sent.
+  let resting: ReturnType<typeof setTimeout> | undefined
+  surface.addEventListener('mousemove', (event) => {
+    clearTimeout(resting)
+    const point = windowPoint(event)
+    if (point) resting = setTimeout(() => push({ kind: 'hover', ...point }), REST_MS)
+  })
+  surface.addEventListener('mouseleave', () => clearTimeout(resting))
   surface.addEventListener(
     'wheel',
     (event) => {

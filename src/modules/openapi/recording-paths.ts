@@ -153,6 +153,17 @@ export const recordingSchemas = {
       },
       {
         type: 'object',
+        required: ['kind', 'x', 'y'],
+        description:
+          'The pointer rests at the point without pressing (opens a menu shown on hover); the click on what it revealed is recorded',
+        properties: {
+          kind: { const: 'hover' },
+          x: { type: 'number', minimum: 0 },
+          y: { type: 'number', minimum: 0 },
+        },
+      },
+      {
+        type: 'object',
         required: ['kind', 'x', 'y', 'option'],
         description: 'Chooses the option (its text as shown) in the drop-down at the point',
         properties: {

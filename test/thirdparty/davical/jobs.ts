@@ -149,7 +149,7 @@ export const addUser: GauntletJob<Davical> = {
       expect: { id: { $type: 'string' } },
     },
   ],
-  // The owner knows "Create Principal" (under User Functions): Username, the password twice
+  // The owner knows "Create Principal" (shown when the pointer rests on User Functions): Username, the password twice
   // (Change Password, Confirm Password), Fullname, Email Address, a Person by default, then
   // Create; the page that follows shows the new Principal ID.
   answer: owner({
@@ -171,7 +171,7 @@ export const addUser: GauntletJob<Davical> = {
     show: {
       signIn: SIGN_IN,
       show: [
-        { click: link('User Functions') },
+        { hover: link('User Functions') },
         { click: link('Create Principal') },
         { type: 'priya', into: beside(/^username:?$/i) },
         { type: 'Lantern-Quiet-42', into: beside(/^change password:?$/i) },
@@ -294,14 +294,14 @@ export const principalsOfType: GauntletJob<Davical> = {
     ])
     return [{ input: { type: 'Resource' }, expect: { usernames: { $type: 'array' } } }]
   },
-  // The owner picks the list from the User Functions menu (List Users, List Resources, List
+  // The owner picks the list from the User Functions menu, shown on hover (List Users, List Resources, List
   // Groups); each list's Name column holds the usernames.
   answer: owner({
     notTyped: ['type'],
     outputs: /^name$|user ?name/i,
     show: {
       signIn: SIGN_IN,
-      show: [{ click: link('User Functions') }, { click: link('List Resources') }],
+      show: [{ hover: link('User Functions') }, { click: link('List Resources') }],
     },
   }),
   live: (davical) => {

@@ -97,6 +97,8 @@ function build(node: AXNode | undefined, byId: Map<string, AXNode>, context: AxM
   const nativePopup = (node.childIds ?? []).some((id) => HOISTED.has(String(byId.get(id)?.role?.value)))
   if (role === 'combobox' && nativePopup && !children.some((c) => c.role === 'option'))
     states.push('readonly')
+  if (role === 'listitem' && backendId !== undefined)
+    children = [...children, ...foldedMenu(backendId, built, context)]
   const element: UiElement = { ...base, role, name: ownName, value, states, description, children }
   if (facts && EDITABLE_ROLES.has(role)) {
     element.placeholder = facts.placeholder
@@ -104,6 +106,44 @@ function build(node: AXNode | undefined, byId: Map<string, AXNode>, context: AxM
   }
   if (facts && role === 'link') element.href = facts.href
   return [{ element: prune(element) }]
+}
+
+/**
+ * A submenu folded away by its style under a menu entry (a list item whose link shows, holding a
+ * nested list that shows only while the pointer rests on it): the accessibility tree leaves its
+ * links out, but a person knows they are one hover away. They stand as a list under the entry, as
+ * in the page; a click on one rests the pointer on the entry first (actions.ts, `revealed`).
+ */
+function foldedMenu(backendId: number, built: Built[], context: AxMappingContext): UiElement[] {
+  const item = context.facts.get(backendId)
+  if (!item?.links || !built.some((b) => b.element.role === 'link')) return []
+  const shown = new Set<string>()
+  const walk = (e: UiElement) => {
+    shown.add(e.ref)
+    e.children.forEach(walk)
+  }
+  for (const b of built) walk(b.element)
+  const links = item.links.flatMap((id): UiElement[] => {
+    const facts = context.facts.get(id)
+    const nested = (facts?.listDepth ?? 0) > (item.listDepth ?? 0)
+    if (!facts?.text || !nested || shown.has(context.ref(id))) return []
+    const link: UiElement = { ref: context.ref(id), role: 'link', name: facts.text, states: [], children: [] }
+    if (facts.href) link.href = facts.href
+    if (facts.bounds) link.bounds = facts.bounds
+    if (facts.id) link.automationId = facts.id
+    return [link]
+  })
+  return links.length
+    ? [
+        {
+          ref: `${context.ref(backendId)}:folded`,
+          role: 'list',
+          name: '',
+          states: ['collapsed'],
+          children: links,
+        },
+      ]
+    : []
 }
 
 function frameContent(nodes: AXNode[], context: AxMappingContext): Built[] {

@@ -12,6 +12,12 @@ export interface DomFacts {
   inputType?: string
   /** A link's target, absolute. */
   href?: string
+  /** A link's text, as the page holds it (read also when the link is not shown). */
+  text?: string
+  /** The links inside this list item, by backendNodeId, in page order (for folded menus, ax-tree.ts). */
+  links?: number[]
+  /** How many lists (ul, ol, menu) hold this link or list item. */
+  listDepth?: number
 }
 
 /**
@@ -57,6 +63,7 @@ function documentFacts(
     }
     if (Object.keys(entry).length > 0) facts.set(backendIds[i]!, entry)
   }
+  linkTexts(strings, doc, facts)
   // Layout boxes are in document coordinates; the viewport is scrolled by the offsets.
   const scrollX = (doc.scrollOffsetX ?? 0) - offset.x
   const scrollY = (doc.scrollOffsetY ?? 0) - offset.y
@@ -98,6 +105,54 @@ function documentFacts(
     facts.set(backendId, entry)
   }
 }
+
+/**
+ * Each link's text and, for every list item above a link, the links it holds: what a menu folded away
+ * by its style (a submenu shown on hover) offers, which the accessibility tree leaves out.
+ */
+function linkTexts(
+  strings: string[],
+  doc: Protocol.DOMSnapshot.DocumentSnapshot,
+  facts: Map<number, DomFacts>,
+): void {
+  const backendIds = doc.nodes.backendNodeId ?? []
+  const parents = doc.nodes.parentIndex ?? []
+  const names = doc.nodes.nodeName ?? []
+  const values = doc.nodes.nodeValue ?? []
+  const types = doc.nodes.nodeType ?? []
+  const isLink = (i: number) =>
+    strings[names[i] ?? -1] === 'A' && facts.get(backendIds[i]!)?.href !== undefined
+  const depth: number[] = []
+  for (let i = 0; i < backendIds.length; i++) {
+    const parent = parents[i] ?? -1
+    depth[i] = (parent >= 0 ? depth[parent]! : 0) + (LISTS.has(strings[names[i] ?? -1] ?? '') ? 1 : 0)
+  }
+  const texts = new Map<number, string[]>()
+  for (let i = 0; i < backendIds.length; i++) {
+    if (types[i] !== 3) continue
+    for (let p = parents[i] ?? -1; p >= 0; p = parents[p] ?? -1)
+      if (isLink(p)) {
+        texts.set(p, [...(texts.get(p) ?? []), strings[values[i] ?? -1] ?? ''])
+        break
+      }
+  }
+  for (const [i, parts] of texts) {
+    const text = parts.join('').replace(/\s+/g, ' ').trim()
+    const entry = facts.get(backendIds[i]!)
+    if (!entry || !text) continue
+    entry.text = text
+    entry.listDepth = depth[i]
+    for (let p = parents[i] ?? -1; p >= 0; p = parents[p] ?? -1) {
+      if (strings[names[p] ?? -1] !== 'LI') continue
+      const item = facts.get(backendIds[p]!) ?? {}
+      item.links = [...(item.links ?? []), backendIds[i]!]
+      item.listDepth = depth[p]
+      facts.set(backendIds[p]!, item)
+    }
+  }
+}
+
+const LISTS = new Set(['UL', 'OL', 'MENU'])
 
 function absolute(href: string, base: string | undefined): string | undefined {
   try {

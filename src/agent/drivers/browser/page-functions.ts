@@ -34,8 +34,9 @@ export function checkHit(this: Node, x: number, y: number): HitCheck {
   // Styled checkboxes hide the input and show its label: clicking the label is what users do.
   const labels = 'labels' in el ? Array.from((el as HTMLInputElement).labels ?? []) : []
   if (labels.some((label) => label === hit || label.contains(hit))) return { status: 'ok' }
-  // What the point hits holds the element: the element is clipped away inside it (a folded menu).
-  const holder = hit.contains(el)
+  // What the point hits holds the element: the element is clipped away inside it (a folded menu);
+  // or the element is not shown at all by its style (a submenu shown only on hover).
+  const holder = hit.contains(el) || !el.checkVisibility({ visibilityProperty: true })
   const id = hit.id ? `#${hit.id}` : ''
   const cls =
     typeof hit.className === 'string' && hit.className

@@ -45,6 +45,9 @@ export async function performRemoteInput(page: PageTarget, input: RemoteInput): 
           deltaY: input.deltaY,
         })
         return
+      case 'hover':
+        await page.call('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y })
+        return
       case 'select':
         return await choose(page, x, y, input.option)
       case 'check':
