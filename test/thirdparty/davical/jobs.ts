@@ -115,7 +115,7 @@ function owner(opts: {
     if (q.kind === 'choose_outputs' && opts.outputs) {
       const outputs = opts.outputs
       const picked = q.options.filter((o) => outputs.test(o.label)).map((o) => o.value)
-      return picked.length ? picked : undefined
+      return picked.length ? (q.multiple ? picked : picked[0]) : undefined
     }
     const key = /^point at the value that the job should return as “([^”]+)”/i.exec(q.text)?.[1]
     if (q.kind === 'point' && key) return opts.shown?.[key]
