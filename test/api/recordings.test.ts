@@ -407,7 +407,7 @@ describe('a demonstration over the API', () => {
       [{ kind: 'type', text: '' }, 400, 'input.text: must not be empty'],
       [{ kind: 'type', text: 'x'.repeat(2001) }, 400, 'input.text: must be at most 2000 characters'],
       [{ kind: 'key', key: 'F13' }, 400, 'must be one of Enter, Tab'],
-      [{ kind: 'dance' }, 400, 'input.kind: must be one of click, type, key, scroll, select, check'],
+      [{ kind: 'dance' }, 400, 'input.kind: must be one of click, type, key, scroll, hover, select, check'],
       [{ kind: 'key', key: 'Hyper+A' }, 400, '"Hyper" is no modifier'],
       [{ kind: 'type', text: 'x', x: 10 }, 400, 'give both'],
       [{ kind: 'select', x: 10, y: 10 }, 400, 'input.option: is required'],
