@@ -10,7 +10,7 @@ import type { InputLeaf } from '../input-leaves.ts'
 import type { PromptReading } from '../locate/prompt.ts'
 import { screenFitness } from '../map/field-scores.ts'
 import { readControls } from '../screen.ts'
-import { BuildFailure, type BuildSession, unreachable } from '../session.ts'
+import { BuildFailure, type BuildSession, canBeShown, unreachable } from '../session.ts'
 import { signIn } from '../sign-in/sign-in.ts'
 import { sendsOnlyElsewhere } from '../submit/submit.ts'
 import { actionOf } from '../words.ts'
@@ -30,6 +30,11 @@ const USABLE = 0.3
 const QUERY_ELSEWHERE = 0.7
 const MAX_TRIES = 8
 const MAX_DEPTH = 3
+/**
+ * How long exploring goes on before a person who can show the way is asked instead: on a slow
+ * app eight fresh tries can take minutes, longer than anyone waits for a question.
+ */
+const ASK_AFTER_MS = 60_000
 
 export interface Explored {
   navigation: Step[]
@@ -72,6 +77,8 @@ interface Trip {
   seen: Snapshot[]
   /** How promising a control's name is for the task (explore-moves.ts). */
   promise: (name: string) => number
+  /** When exploring began (performance.now()). */
+  startedAt: number
 }
 
 /** How well a screen reached by a path fits the task, and how that is told. */
@@ -103,7 +110,17 @@ export async function explore(
   const prelude = signedIn?.steps ?? []
   const home = start.length ? await walk(session, start) : (signedIn?.screen ?? first)
   const promise = (name: string) => moveScore(reading, name)
-  const trip: Trip = { session, app, leaves, prelude, start, home, seen: [home], promise }
+  const trip: Trip = {
+    session,
+    app,
+    leaves,
+    prelude,
+    start,
+    home,
+    seen: [home],
+    promise,
+    startedAt: performance.now(),
+  }
   const judge = screenJudge(leaves, reading)
   const best: Best = { path: [], snapshot: home, fitness: judge.fit(home, []) }
   session.progress('explore', judge.tell(`The first screen (“${home.window.title}”)`, best.fitness), {
@@ -199,6 +216,13 @@ async function tryBestFirst(
   let best = first
   let current: Move[] = []
   for (let tries = 0; tries < MAX_TRIES && frontier.queue.length > 0; tries++) {
+    if (performance.now() - trip.startedAt > ASK_AFTER_MS && canBeShown(session)) {
+      session.progress(
+        'explore',
+        `Exploring has gone on for over ${ASK_AFTER_MS / 1000} s without a screen that fits; trying no more (${frontier.queue.length} left)`,
+      )
+      break
+    }
     const next = frontier.next()!
     const path = [...next.path, next.move]
     let snapshot: Snapshot
