@@ -373,6 +373,13 @@ describe('selectors, submit and shape', () => {
     expect(submitScore('Cancel', reading)).toBeUndefined()
   })
 
+  test('a pair of states joined by a slash (a permission’s “Read/Write”) is no send beside “Create”', () => {
+    const reading = readPrompt('Add a user account with this username and password, and return its ID')
+    expect(submitScore('Read/Write', reading)).toBe(0)
+    expect(submitScore('Free/Busy', reading)).toBe(0)
+    expect(submitScore('Create', reading)).toBeGreaterThan(1)
+  })
+
   test('a submit word the task uses for what it makes names that thing, not the send', () => {
     // "Write a blog post …, publish it": the editor's "Post" panel is the post, "Publish" sends it.
     const post = readPrompt('Write a blog post with the given title and text, publish it, and return its id')

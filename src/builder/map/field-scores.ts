@@ -207,6 +207,14 @@ export interface Unsure {
  * Assigns each confident leaf its control; everything else is a question. (`ignored` stays for
  * callers: headers are inputs only when the task names them, and then they are asked about too.)
  */
+/** "Password (again)", "Confirm email", "Repeat password", "Password confirmation". */
+export const AGAIN = /\b(again|confirm(ation)?|repeat(ed)?|re-?type|re-?enter|verify|verification)\b/i
+
+/** A box that asks for a value again: it takes what the box it repeats takes (map-fields.ts, repeatBoxes). */
+export function repeatsAnother(control: ScreenControl): boolean {
+  return control.kind === 'text' && AGAIN.test(control.label)
+}
+
 export function assignFields(
   leaves: InputLeaf[],
   controls: ScreenControl[],
@@ -220,9 +228,14 @@ export function assignFields(
   for (const pair of pairs) {
     if (assigned.has(pair.leaf) || tied.has(pair.leaf) || used.has(pair.control)) continue
     if (pair.score < CONFIDENT) continue
-    // A near-equal other control means a guess, even when a better-matching value took it.
+    // A near-equal other control means a guess, even when a better-matching value took it; a box
+    // that asks for the value again ("Confirm Password") is no rival: it gets the same value.
     const rival = pairs.find(
-      (p) => p.leaf === pair.leaf && p.control !== pair.control && p.score > pair.score - TIE,
+      (p) =>
+        p.leaf === pair.leaf &&
+        p.control !== pair.control &&
+        p.score > pair.score - TIE &&
+        !(repeatsAnother(p.control) && !repeatsAnother(pair.control)),
     )
     if (rival) {
       tied.add(pair.leaf)

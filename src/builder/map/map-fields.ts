@@ -10,7 +10,15 @@ import { readPrompt } from '../locate/prompt.ts'
 import { readControls, type ScreenControl } from '../screen.ts'
 import { BuildFailure, type BuildSession, canBeShown } from '../session.ts'
 import { stems } from '../words.ts'
-import { assignFields, CONFIDENT, matchReason, realOptions, type Unsure } from './field-scores.ts'
+import {
+  AGAIN,
+  assignFields,
+  CONFIDENT,
+  matchReason,
+  realOptions,
+  repeatsAnother,
+  type Unsure,
+} from './field-scores.ts'
 import { type FieldStep, type FieldUse, fieldSteps } from './field-steps.ts'
 import { isPromptOption } from './option-match.ts'
 import { isIsoDate, valueShape } from './value-adapters.ts'
@@ -249,13 +257,6 @@ function namedByTask(session: BuildSession, leaf: InputLeaf): boolean {
   const task = readPrompt(session.request.prompt).taskStems
   const words = stems(leaf.key.replace(/([a-z])([A-Z])/g, '$1 $2'))
   return words.length > 0 && words.every((w) => task.includes(w))
-}
-
-/** "Password (again)", "Confirm email", "Repeat password", "Password confirmation". */
-const AGAIN = /\b(again|confirm(ation)?|repeat(ed)?|re-?type|re-?enter|verify|verification)\b/i
-
-function repeatsAnother(control: ScreenControl): boolean {
-  return control.kind === 'text' && AGAIN.test(control.label)
 }
 
 /**

@@ -51,6 +51,9 @@ export function submitScore(name: string, reading: PromptReading): number | unde
   // on to another form is never taken silently; any other yields to the plain one beside it.
   const [, then] = name.split(COMPOUND)
   if (then !== undefined && stems(then).some((w) => GOES_ON.has(w))) return 0
+  // Words joined by a slash name a choice of states ("Read/Write", "Free/Busy", "On/Off"), as a
+  // permission or a setting is named; a send is named by one action.
+  if (/\p{L}\s*\/\s*\p{L}/u.test(name)) return 0
   // A submit word the task uses for the thing it makes ("Write a blog post") names that thing
   // (the editor's "Post" panel), not how it is sent: it counts as the task's word only.
   // Words for looking at things ("List view", "Show more", "Unordered list") share the find
