@@ -68,8 +68,27 @@ function rowPair(row: UiElement): Omit<LabelValue, 'key'>[] {
   const [head, cell] = row.children
   if (row.children.length !== 2 || !head || !cell || cell.role !== 'cell') return []
   if (!HEADER_ROLES.has(head.role) && head.role !== 'text') return []
-  return head.name ? [{ label: head.name, value: cell.name, element: cell }] : []
+  const value = nestedValue(cell) ?? cell
+  return head.name ? [{ label: head.name, value: value.name, element: value }] : []
 }
+
+/**
+ * A value cell that also holds the record's own controls (the id, then a "Delete Principal" link
+ * beside it, often in a layout table of its own): the value is its first text outside them.
+ */
+function nestedValue(cell: UiElement): UiElement | undefined {
+  const index = indexTree(cell)
+  const inControl = (e: UiElement) => {
+    for (let a = index.parent.get(e); a && a !== cell; a = index.parent.get(a))
+      if (CONTROL_ROLES.has(a.role)) return true
+    return false
+  }
+  if (!index.all.some((e) => CONTROL_ROLES.has(e.role))) return undefined
+  return index.all.find(
+    (e) => e !== cell && (e.role === 'text' || e.role === 'cell') && e.name.trim() !== '' && !inControl(e),
+  )
+}
+const CONTROL_ROLES = new Set(['link', 'button'])
 
 /** A caption: short words ending in a colon ("Ticket Hash:", "Status:"), no value of its own. */
 const CAPTION = /^([^:\d]{1,40}):$/

@@ -129,12 +129,18 @@ export function evidencedValues(
     }
   // Side by side is weaker than a caption or a table: for an identifier, the value must look
   // like one ("View Ticket" beside a link “admin” names no ticket's id).
+  // The same value found twice, once as the text inside a cell and once as the cell, is one value.
+  const parents = indexTree(after).parent
+  const holds = (outer: UiElement, inner: UiElement) => {
+    for (let e: UiElement | undefined = inner; e; e = parents.get(e)) if (e === outer) return true
+    return false
+  }
   for (const pair of adjacentPairs(after, fresh))
     if (
       labelMeansKey(pair.label, key) &&
       madeUp(pair.value) &&
       !isInput(pair.value) &&
-      !out.some((o) => o.element === pair.element)
+      !out.some((o) => holds(o.element, pair.element) || holds(pair.element, o.element))
     )
       out.push({ element: pair.element, token: pair.value, text: pair.value, label: pair.label })
   for (const element of appeared) {

@@ -13,6 +13,15 @@ import { designSelector } from '../selector-design.ts'
 import { actionOf } from '../words.ts'
 import { speaksForItself } from './submit.ts'
 
+const CREATE = actionOf('create')
+const EDIT = actionOf('edit')
+const DELETE = actionOf('delete')
+/** The action a control's first word names ("Delete Principal" → delete), if any. */
+const firstAction = (name: string) => {
+  const first = name.trim().split(/\s+/)[0]
+  return first ? actionOf(first.toLowerCase()) : undefined
+}
+
 /** Buttons that start over rather than send: "New customer", "Add another". */
 const ANOTHER = /\b(new|another|again|more)\b/i
 /** Buttons that change the view, not the data: "Toggle Search Tools", "Show options". */
@@ -43,6 +52,13 @@ export function secondSend(
   // The same name again in a panel that just opened with a way back, while the button pressed
   // is still there ("Publish" → "Are you ready to publish?" with its own "Publish" and "Cancel"),
   // is the send's second half; a page drawn anew, or results with their search box, are not.
+  // The record was made and its form shows it for editing: it offers to delete it now (a
+  // "Delete Principal" link appeared). A preview's record does not exist yet; pressing its form's
+  // "Update" would send the record a second time.
+  if (
+    ending.appeared.some((e) => (e.role === 'link' || e.role === 'button') && firstAction(e.name) === DELETE)
+  )
+    return undefined
   const again = ending.appeared.filter((e) => e.role === 'button' && e.name === sentWith)
   const stayed = indexTree(after).all.some(
     (e) => e.role === 'button' && e.name === sentWith && !ending.appeared.includes(e),
@@ -57,6 +73,8 @@ export function secondSend(
       e.name !== sentWith &&
       !ANOTHER.test(e.name) &&
       !VIEW_ONLY.test(e.name.trim()) &&
+      // A task that makes a record is never finished by a button that changes one ("Update").
+      !(reading.verb === CREATE && firstAction(e.name) === EDIT) &&
       speaksForItself(e.name, reading),
   )
   const names = new Set(fresh.map((b) => b.name.trim()))
