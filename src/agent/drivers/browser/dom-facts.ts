@@ -132,7 +132,8 @@ function linkTexts(
     if (types[i] !== 3) continue
     for (let p = parents[i] ?? -1; p >= 0; p = parents[p] ?? -1)
       if (isLink(p)) {
-        texts.set(p, [...(texts.get(p) ?? []), strings[values[i] ?? -1] ?? ''])
+        texts.set(p, texts.get(p) ?? [])
+        texts.get(p)!.push(strings[values[i] ?? -1] ?? '')
         break
       }
   }
@@ -145,7 +146,8 @@ function linkTexts(
     for (let p = parents[i] ?? -1; p >= 0; p = parents[p] ?? -1) {
       if (strings[names[p] ?? -1] !== 'LI') continue
       const item = facts.get(backendIds[p]!) ?? {}
-      item.links = [...(item.links ?? []), backendIds[i]!]
+      item.links ??= []
+      item.links.push(backendIds[i]!)
       item.listDepth = depth[p]
       facts.set(backendIds[p]!, item)
     }
