@@ -383,8 +383,12 @@ function columnHeader(index: TreeIndex, element: UiElement): string {
  * the open modal dialog only, when there is one).
  */
 export function actionElements(root: UiElement): UiElement[] {
-  return scoped(indexTree(root), root).filter(
-    (e) => ACTION_ROLES.has(e.role) && e.name.trim() !== '' && !e.states.includes('disabled'),
+  const index = indexTree(root)
+  // A submenu folded away until hovered is not tried while exploring (docs/builder.md).
+  const folded = (e: UiElement) =>
+    ancestors(index, e).some((p) => p.role === 'list' && p.states.includes('collapsed'))
+  return scoped(index, root).filter(
+    (e) => ACTION_ROLES.has(e.role) && e.name.trim() !== '' && !e.states.includes('disabled') && !folded(e),
   )
 }
 

@@ -3,6 +3,7 @@
 // leaves the folded entries out; the snapshot lists them under their menu item, and a click on
 // one rests the pointer on the item first, as a person does. Real Chromium.
 import { expect, test } from 'bun:test'
+import { actionElements } from '../../src/builder/screen.ts'
 import type { UiElement } from '../../src/protocol/elements.ts'
 import { elementsWhen, flatten, htmlPage, pageRig } from '../helpers/page-rig.ts'
 
@@ -74,4 +75,11 @@ test('a person’s pointer resting on the entry (remote input `hover`) opens the
     all.some((e) => e.role === 'heading' && e.name === '/create'),
   )
   expect(landed.some((e) => e.role === 'heading' && e.name === '/create')).toBe(true)
+}, 60_000)
+
+test('exploring does not try the folded entries; the menu’s own entry it does', async () => {
+  const { id } = await rig.driver.launch({ url: `${rig.server.url.href}menu?by=display` })
+  const names = actionElements((await rig.driver.snapshot(id)).root).map((e) => e.name)
+  expect(names).toContain('User Functions')
+  expect(names).not.toContain('Create Principal')
 }, 60_000)
