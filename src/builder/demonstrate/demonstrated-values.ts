@@ -171,6 +171,21 @@ export function secretTemplate(
   )
 }
 
+/**
+ * The caller's own password for a secret field typed into on a form that is not a sign-in (a new
+ * account's "Password" and its "Confirm Password"): the one input the sample names a password.
+ * The job's stored secrets are for signing in; giving a new account the admin's would answer
+ * every call as if it had worked.
+ */
+export function callersSecret(leaves: InputLeaf[], screen: UiElement): InputLeaf | undefined {
+  if (signInForm(screen) !== undefined) return undefined
+  const named = leaves.filter(
+    (l) =>
+      l.source !== 'header' && typeof l.value === 'string' && PASSWORD.test(l.path.split('.').at(-1) ?? ''),
+  )
+  return named.length === 1 ? named[0] : undefined
+}
+
 function suggestedName(label: string): string {
   if (PASSWORD.test(label) || label === '') return 'password'
   const words = label.toLowerCase().match(/[a-z0-9]+/g) ?? []

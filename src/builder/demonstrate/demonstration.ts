@@ -18,7 +18,13 @@ import { isTypeSpec } from '../outputs/outputs.ts'
 import { designSelector } from '../selector-design.ts'
 import { BuildFailure, type BuildSession, type Stage } from '../session.ts'
 import { generaliseSelector, ownRowSelector } from './demonstrated-selectors.ts'
-import { addressTemplate, booleanLeaf, readValue, secretTemplate } from './demonstrated-values.ts'
+import {
+  addressTemplate,
+  booleanLeaf,
+  callersSecret,
+  readValue,
+  secretTemplate,
+} from './demonstrated-values.ts'
 import { tidyRecording } from './demonstration-tidy.ts'
 import {
   type Act,
@@ -255,6 +261,15 @@ function stepFor(act: Act, ctx: StepContext): { step: Step; note?: Note; doubt?:
   }
   const how = action.kind === 'select' ? 'select' : 'fill'
   const stepName = how === 'select' ? `Choose “${label}”` : `Fill “${label}”`
+  const own = act.secret ? callersSecret(ctx.leaves, act.before.root) : undefined
+  if (own)
+    return {
+      step: { kind: 'fill', name: stepName, target, value: `{{${own.path}}}` },
+      note: {
+        stage: 'map',
+        message: `“${label}” takes the caller’s “${own.path}”: a password typed into a form that is not a sign-in (what was typed there is never recorded)`,
+      },
+    }
   if (act.secret) {
     const secret = secretTemplate(ctx.request, act.element, label, act.before.root)
     return {
