@@ -6,7 +6,7 @@
 import { indexTree } from '../../automation/index.ts'
 import type { UiElement } from '../../protocol/elements.ts'
 import { escapeRegex } from '../generalise.ts'
-import { camelKey } from '../words.ts'
+import { actionOf, camelKey } from '../words.ts'
 
 export interface LabelValue {
   label: string
@@ -74,16 +74,19 @@ function rowPair(row: UiElement): Omit<LabelValue, 'key'>[] {
 
 /**
  * A value cell that also holds the record's own controls (the id, then a "Delete Principal" link
- * beside it, often in a layout table of its own): the value is its first text outside them.
+ * beside it, often in a layout table of its own): the value is its first text outside them. A
+ * link that is part of the value ("Created by <admin>") is no such control: only one named by an
+ * action ("Delete …", "Edit", "Remove …") is.
  */
 function nestedValue(cell: UiElement): UiElement | undefined {
   const index = indexTree(cell)
+  const acts = (e: UiElement) =>
+    CONTROL_ROLES.has(e.role) && actionOf(e.name.trim().split(/\s+/)[0] ?? '') !== undefined
   const inControl = (e: UiElement) => {
-    for (let a = index.parent.get(e); a && a !== cell; a = index.parent.get(a))
-      if (CONTROL_ROLES.has(a.role)) return true
+    for (let a = index.parent.get(e); a && a !== cell; a = index.parent.get(a)) if (acts(a)) return true
     return false
   }
-  if (!index.all.some((e) => CONTROL_ROLES.has(e.role))) return undefined
+  if (!index.all.some(acts)) return undefined
   return index.all.find(
     (e) => e !== cell && (e.role === 'text' || e.role === 'cell') && e.name.trim() !== '' && !inControl(e),
   )
