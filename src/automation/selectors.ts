@@ -37,11 +37,23 @@ const TOGGLE_ROLES = new Set<UiRole>(['checkbox', 'radio', 'switch'])
 export function resolveSelector(root: UiElement, selector: Selector): Resolution {
   const index = indexTree(root)
   for (const [position, fingerprint] of selector.fingerprints.entries()) {
-    const matches = findMatches(index, fingerprint)
+    const matches = shownFirst(index, findMatches(index, fingerprint))
     if (matches.length === 1) return { status: 'found', element: matches[0]!, fingerprint: position }
     if (matches.length > 1) return { status: 'ambiguous', matches, fingerprint: position }
   }
   return { status: 'not-found' }
+}
+
+/**
+ * Of several matches, those shown: an entry of a submenu folded away until hovered (a list marked
+ * collapsed, src/agent/drivers/browser/ax-tree.ts) is the match only when nothing shown is.
+ */
+function shownFirst(index: TreeIndex, matches: UiElement[]): UiElement[] {
+  if (matches.length < 2) return matches
+  const folded = (e: UiElement) =>
+    ancestors(index, e).some((a) => a.role === 'list' && a.states.includes('collapsed'))
+  const shown = matches.filter((e) => !folded(e))
+  return shown.length ? shown : matches
 }
 
 export function findMatches(index: TreeIndex, fingerprint: Fingerprint): UiElement[] {

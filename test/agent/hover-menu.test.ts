@@ -3,6 +3,7 @@
 // leaves the folded entries out; the snapshot lists them under their menu item, and a click on
 // one rests the pointer on the item first, as a person does. Real Chromium.
 import { expect, test } from 'bun:test'
+import { resolveSelector } from '../../src/automation/selectors.ts'
 import { actionElements } from '../../src/builder/screen.ts'
 import type { UiElement } from '../../src/protocol/elements.ts'
 import { elementsWhen, flatten, htmlPage, pageRig } from '../helpers/page-rig.ts'
@@ -24,6 +25,12 @@ const rig = pageRig((req) => {
         ? MENU('display: none', 'display: block')
         : MENU('visibility: hidden', 'visibility: visible'),
     )
+  if (pathname === '/tree')
+    // A navigation tree: a branch folded away holds a link named like one shown elsewhere.
+    return htmlPage(`<!doctype html><title>Tree</title><ul>
+      <li><a href="/db/shop">shop</a><ul><li><a href="/db/shop/customers">customers</a></li></ul></li>
+      <li><a href="/db/old">old</a><ul style="display:none"><li><a href="/db/old/customers">customers</a></li></ul></li>
+    </ul>`)
   if (pathname === '/tooltip')
     return htmlPage(
       `<!doctype html><title>Tip</title><p><a href="/a">Visible</a><span style="visibility:hidden"><a href="/b">Hidden note</a></span></p>`,
@@ -82,4 +89,15 @@ test('exploring does not try the folded entries; the menu’s own entry it does'
   const names = actionElements((await rig.driver.snapshot(id)).root).map((e) => e.name)
   expect(names).toContain('User Functions')
   expect(names).not.toContain('Create Principal')
+}, 60_000)
+
+test('a selector matching a shown link and a folded one of the same name finds the shown one', async () => {
+  const { id } = await rig.driver.launch({ url: `${rig.server.url.href}tree` })
+  const root = (await rig.driver.snapshot(id)).root
+  const found = resolveSelector(root, {
+    fingerprints: [{ by: 'role', role: 'link', name: 'customers', match: 'exact' }],
+    description: 'the “customers” link',
+  })
+  expect(found.status).toBe('found')
+  expect(found.status === 'found' && found.element.href).toBe(`${rig.server.url.href}db/shop/customers`)
 }, 60_000)
