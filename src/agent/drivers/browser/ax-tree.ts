@@ -126,7 +126,9 @@ function foldedMenu(backendId: number, built: Built[], context: AxMappingContext
   const links = item.links.flatMap((id): UiElement[] => {
     const facts = context.facts.get(id)
     const nested = (facts?.listDepth ?? 0) > (item.listDepth ?? 0)
-    if (!facts?.text || !nested || shown.has(context.ref(id))) return []
+    // Laid out but not shown (a box, no visibility): a branch taken out of the layout altogether
+    // (display: none, a navigation tree's collapsed branch) is opened by a click, not a hover.
+    if (!facts?.text || !facts.bounds || !nested || shown.has(context.ref(id))) return []
     const link: UiElement = { ref: context.ref(id), role: 'link', name: facts.text, states: [], children: [] }
     if (facts.href) link.href = facts.href
     if (facts.bounds) link.bounds = facts.bounds
