@@ -75,3 +75,11 @@ export function followPath(root: UiElement, path: PathSegment[]): UiElement | un
 export function formatPath(path: PathSegment[]): string {
   return path.map((segment) => `${segment.role}[${segment.index}]`).join(' > ')
 }
+
+/**
+ * Inside a submenu folded away until hovered: a list the browser snapshot marks collapsed
+ * (src/agent/drivers/browser/ax-tree.ts, `foldedMenu`).
+ */
+export function inFoldedMenu(index: TreeIndex, element: UiElement): boolean {
+  return ancestors(index, element).some((a) => a.role === 'list' && a.states.includes('collapsed'))
+}

@@ -9,6 +9,7 @@ import {
   followPath,
   formatPath,
   indexTree,
+  inFoldedMenu,
   pathTo,
   type TreeIndex,
 } from './element-tree.ts'
@@ -50,9 +51,7 @@ export function resolveSelector(root: UiElement, selector: Selector): Resolution
  */
 function shownFirst(index: TreeIndex, matches: UiElement[]): UiElement[] {
   if (matches.length < 2) return matches
-  const folded = (e: UiElement) =>
-    ancestors(index, e).some((a) => a.role === 'list' && a.states.includes('collapsed'))
-  const shown = matches.filter((e) => !folded(e))
+  const shown = matches.filter((e) => !inFoldedMenu(index, e))
   return shown.length ? shown : matches
 }
 

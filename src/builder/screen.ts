@@ -4,7 +4,7 @@
 // the buttons and links that lead somewhere, and the texts on show. Pure: one snapshot in, plain
 // data out.
 import { openDialogs } from '../automation/conditions.ts'
-import { ancestors, indexTree, type TreeIndex } from '../automation/element-tree.ts'
+import { ancestors, indexTree, inFoldedMenu, type TreeIndex } from '../automation/element-tree.ts'
 import type { UiElement, UiRole } from '../protocol/elements.ts'
 import { type DatePart, datePartOf, datePattern } from './map/value-adapters.ts'
 import { mergeDateParts } from './screen-date-parts.ts'
@@ -385,10 +385,12 @@ function columnHeader(index: TreeIndex, element: UiElement): string {
 export function actionElements(root: UiElement): UiElement[] {
   const index = indexTree(root)
   // A submenu folded away until hovered is not tried while exploring (docs/builder.md).
-  const folded = (e: UiElement) =>
-    ancestors(index, e).some((p) => p.role === 'list' && p.states.includes('collapsed'))
   return scoped(index, root).filter(
-    (e) => ACTION_ROLES.has(e.role) && e.name.trim() !== '' && !e.states.includes('disabled') && !folded(e),
+    (e) =>
+      ACTION_ROLES.has(e.role) &&
+      e.name.trim() !== '' &&
+      !e.states.includes('disabled') &&
+      !inFoldedMenu(index, e),
   )
 }
 

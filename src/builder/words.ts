@@ -162,3 +162,9 @@ export function actionOf(word: string): string | undefined {
   const canonical = CANONICAL.get(word.toLowerCase())
   return canonical && stemmer(canonical)
 }
+
+/** The action a control's first word names ("Delete Principal" → delete), if any. */
+export function firstAction(name: string): string | undefined {
+  const first = name.trim().split(/\s+/)[0]
+  return first ? actionOf(first) : undefined
+}

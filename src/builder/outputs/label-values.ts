@@ -6,7 +6,7 @@
 import { indexTree } from '../../automation/index.ts'
 import type { UiElement } from '../../protocol/elements.ts'
 import { escapeRegex } from '../generalise.ts'
-import { actionOf, camelKey } from '../words.ts'
+import { camelKey, firstAction } from '../words.ts'
 
 export interface LabelValue {
   label: string
@@ -80,8 +80,7 @@ function rowPair(row: UiElement): Omit<LabelValue, 'key'>[] {
  */
 function nestedValue(cell: UiElement): UiElement | undefined {
   const index = indexTree(cell)
-  const acts = (e: UiElement) =>
-    CONTROL_ROLES.has(e.role) && actionOf(e.name.trim().split(/\s+/)[0] ?? '') !== undefined
+  const acts = (e: UiElement) => CONTROL_ROLES.has(e.role) && firstAction(e.name) !== undefined
   const inControl = (e: UiElement) => {
     for (let a = index.parent.get(e); a && a !== cell; a = index.parent.get(a)) if (acts(a)) return true
     return false

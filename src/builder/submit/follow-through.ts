@@ -10,17 +10,12 @@ import type { PromptReading } from '../locate/prompt.ts'
 import type { Ending } from '../observe/classify.ts'
 import { counterpart } from '../observe/ui-diff.ts'
 import { designSelector } from '../selector-design.ts'
-import { actionOf } from '../words.ts'
+import { actionOf, firstAction } from '../words.ts'
 import { speaksForItself } from './submit.ts'
 
 const CREATE = actionOf('create')
 const EDIT = actionOf('edit')
 const DELETE = actionOf('delete')
-/** The action a control's first word names ("Delete Principal" → delete), if any. */
-const firstAction = (name: string) => {
-  const first = name.trim().split(/\s+/)[0]
-  return first ? actionOf(first.toLowerCase()) : undefined
-}
 
 /** Buttons that start over rather than send: "New customer", "Add another". */
 const ANOTHER = /\b(new|another|again|more)\b/i
