@@ -11,4 +11,5 @@ await ensureDebianPackages('The Windows helper and installer tests', [
   ['/usr/lib/mono/4.5/System.Drawing.dll', 'libmono-system-drawing4.0-cil'],
   ['/usr/bin/wixl', 'wixl'],
   ['/usr/bin/msiinfo', 'msitools'],
+  ['/usr/bin/osslsigncode', 'osslsigncode'],
 ])
