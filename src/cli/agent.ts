@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Command, Option } from 'commander'
 import { Agent } from '../agent/agent.ts'
@@ -106,15 +107,19 @@ export function registerAgent(program: Command): void {
         problems.push(
           '--profile-dir is for a browser the agent launches; with --devtools-url the browser keeps its own profile',
         )
-      if (opts.tokenFile) {
-        if (opts.token) problems.push('give the token once: --token (or DESKHOOK_TOKEN) or --token-file')
-        else {
-          try {
-            opts.token = (await readTokenFile(opts.tokenFile)).trim()
-            if (!opts.token) problems.push(`--token-file ${opts.tokenFile} is empty`)
-          } catch (err) {
-            problems.push(`--token-file ${opts.tokenFile} cannot be read: ${(err as Error).message}`)
-          }
+      const stateDir = opts.stateDir ?? defaultStateDir()
+      // Once enrolled, the token file may go: the installers start the agent with the same
+      // --token-file every time (the MSI's task: agent-installer/deskhook-agent.wxs).
+      const spentTokenGone =
+        opts.tokenFile !== '-' && !existsSync(opts.tokenFile ?? '') && hasCredential(stateDir, opts.server)
+      if (opts.tokenFile && opts.token)
+        problems.push('give the token once: --token (or DESKHOOK_TOKEN) or --token-file')
+      else if (opts.tokenFile && !spentTokenGone) {
+        try {
+          opts.token = (await readTokenFile(opts.tokenFile)).trim()
+          if (!opts.token) problems.push(`--token-file ${opts.tokenFile} is empty`)
+        } catch (err) {
+          problems.push(`--token-file ${opts.tokenFile} cannot be read: ${(err as Error).message}`)
         }
       }
       problems.push(...pinProblems(opts))
@@ -122,7 +127,6 @@ export function registerAgent(program: Command): void {
         process.stderr.write(`Invalid agent options:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`)
         process.exit(2)
       }
-      const stateDir = opts.stateDir ?? defaultStateDir()
       const state = new StateStore(stateDir)
       const driver = await startDriver(opts, stateDir, log)
       const agent = new Agent({
@@ -175,6 +179,18 @@ function pinProblems(opts: Record<string, string | undefined>): string[] {
   if ((pin || opts.serverFingerprint) && /^http:/i.test(opts.server ?? ''))
     problems.push('the server serves TLS (the token carries its fingerprint): --server must be an https URL')
   return problems
+}
+
+/** This state dir already holds the credential for that server (read without creating the dir). */
+function hasCredential(stateDir: string, server: string | undefined): boolean {
+  try {
+    const saved = JSON.parse(readFileSync(join(stateDir, 'credential.json'), 'utf8')) as { server?: unknown }
+    return (
+      typeof saved.server === 'string' && saved.server.replace(/\/+$/, '') === server?.replace(/\/+$/, '')
+    )
+  } catch {
+    return false
+  }
 }
 
 /** The token from a file, or from stdin for `-` (so it never appears in the process list). */
