@@ -4,7 +4,10 @@
  * executable that every Windows 10/11 runs as it is.
  *   bun scripts/build-uia-helper.ts              → the default output
  *   bun scripts/build-uia-helper.ts --out <file> → somewhere else
- * Needs `mcs` (Debian: mono-mcs) and the System.Drawing reference (libmono-system-drawing4.0-cil).
+ * It is compiled against .NET Framework 4.8's reference assemblies (Mono's 4.8-api profile, in
+ * Debian's mono-devel), not Mono's implementation assemblies, so it can only call what 4.8 has;
+ * scripts/check-helper-il.ts proves that on the compiled IL, and the CLI build runs it.
+ * Needs `mcs` (Debian: mono-mcs) and the reference assemblies (mono-devel).
  * Warnings are errors. Exits non-zero with the compiler's output when it fails.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
@@ -14,9 +17,20 @@ import { parseArgs } from 'node:util'
 export const HELPER_SOURCE_DIR = join(import.meta.dir, '../src/agent/drivers/windows/helper')
 export const HELPER_EXE = join(HELPER_SOURCE_DIR, 'bin/uia-helper.exe')
 
-/** Debian's mono ships implementation assemblies here; it has no 4.5-api reference set. */
-const MONO_LIB = '/usr/lib/mono/4.5'
-const REFERENCES = ['mscorlib.dll', 'System.dll', 'System.Core.dll', 'System.Drawing.dll']
+/**
+ * .NET Framework 4.8's API surface: Mono's 4.8-api profile, reference assemblies generated from the
+ * framework's own (docs/windows-helper.md says where they come from). Compiling against Mono's
+ * implementation assemblies (/usr/lib/mono/4.5) instead binds calls to members 4.8 lacks, e.g.
+ * `s.Split('.')` to String.Split(char, StringSplitOptions), and Queue<T> to mscorlib, where 4.8
+ * has it in System.dll.
+ */
+export const FRAMEWORK_REFERENCES = '/usr/lib/mono/4.8-api'
+/**
+ * The framework assemblies the helper may use: all of them part of .NET Framework 4.8 (the 4.8-api
+ * folder also holds Mono's own, such as Mono.Posix, which a PC does not have).
+ */
+export const FRAMEWORK_ASSEMBLIES = ['mscorlib', 'System', 'System.Core', 'System.Drawing']
+const REFERENCES = FRAMEWORK_ASSEMBLIES.map((name) => `${name}.dll`)
 
 /** The sources the helper is built from (a fresh build is newer than all of them). */
 export function helperSources(): string[] {
@@ -70,11 +84,11 @@ export interface BuildResult {
 
 export async function buildUiaHelper(out = HELPER_EXE): Promise<BuildResult> {
   const mcs = Bun.which('mcs')
-  if (!mcs) throw new Error('mcs is not installed: apt-get install -y mono-mcs libmono-system-drawing4.0-cil')
+  if (!mcs) throw new Error('mcs is not installed: apt-get install -y mono-mcs mono-devel')
   for (const reference of REFERENCES)
-    if (!existsSync(join(MONO_LIB, reference)))
+    if (!existsSync(join(FRAMEWORK_REFERENCES, reference)))
       throw new Error(
-        `${join(MONO_LIB, reference)} is missing: apt-get install -y libmono-system-drawing4.0-cil`,
+        `${join(FRAMEWORK_REFERENCES, reference)} is missing (.NET Framework 4.8's reference assemblies): apt-get install -y mono-devel`,
       )
   mkdirSync(dirname(out), { recursive: true })
   const resource = `${out}.res`
@@ -82,10 +96,10 @@ export async function buildUiaHelper(out = HELPER_EXE): Promise<BuildResult> {
   const sources = helperSources().filter((path) => path.endsWith('.cs'))
   const args = [
     '-sdk:4.5',
-    // Explicit references instead of the SDK's reference set, which Debian does not ship (mcs
-    // would warn CS8001, an error here); the assemblies' identities are .NET Framework's own.
+    // Explicit references to the 4.8 reference set, not mcs's default (Mono's own assemblies);
+    // their identities are .NET Framework's own (mscorlib 4.0.0.0, …).
     '-nostdlib',
-    ...REFERENCES.map((reference) => `-r:${join(MONO_LIB, reference)}`),
+    ...REFERENCES.map((reference) => `-r:${join(FRAMEWORK_REFERENCES, reference)}`),
     '-target:exe',
     '-platform:anycpu',
     '-optimize+',
@@ -114,6 +128,14 @@ if (import.meta.main) {
     console.log(
       `built ${exe}: ${bytes} bytes (${(bytes / 1024).toFixed(1)} KiB) in ${Math.round(performance.now() - started)} ms`,
     )
+    // What is shipped is proven against 4.8 too (a reference set that drifted would show here).
+    const { checkHelperIl, describeMissing } = await import('./check-helper-il.ts')
+    const check = await checkHelperIl(exe)
+    if (check.missing.length > 0) {
+      console.error(describeMissing(check))
+      process.exit(1)
+    }
+    console.log(`IL check: all ${check.references.length} external references exist in .NET Framework 4.8`)
   } catch (error) {
     console.error((error as Error).message)
     process.exit(1)

@@ -16,7 +16,7 @@ const missing = ['mcs', 'mono'].filter((tool) => !Bun.which(tool))
 if (missing.length)
   console.warn(
     `uia-helper.mono tests skipped: ${missing.join(' and ')} not installed ` +
-      '(apt-get install -y mono-mcs mono-runtime libmono-system-drawing4.0-cil)',
+      '(bun scripts/ensure-windows-tools.ts installs mono-mcs mono-runtime mono-devel)',
   )
 
 const HELPER = ['mono', HELPER_EXE]

@@ -76,10 +76,10 @@ namespace Deskhook.Uia
                 List<string> parts;
                 if (chord.Length > 1 && chord.EndsWith("+", StringComparison.Ordinal))
                 {
-                    parts = new List<string>(chord.Substring(0, chord.Length - 2).Split('+'));
+                    parts = new List<string>(chord.Substring(0, chord.Length - 2).Split(new[] { '+' }));
                     parts.Add("+");
                 }
-                else parts = new List<string>(chord.Split('+'));
+                else parts = new List<string>(chord.Split(new[] { '+' }));
                 var parsed = new Chord();
                 for (var i = 0; i < parts.Count - 1; i++)
                 {

@@ -147,7 +147,7 @@ namespace Deskhook.Uia
         /// <summary>The live element of a ref, found again from its window (and the app's dialogs).</summary>
         public static IUIAutomationElement Resolve(IUIAutomation automation, WindowRef window, string reference)
         {
-            var parts = reference.Split('.');
+            var parts = reference.Split(new[] { '.' });
             var runtimeId = new int[parts.Length];
             for (var i = 0; i < parts.Length; i++)
                 if (!int.TryParse(parts[i], NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out runtimeId[i]))
