@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { readFileSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { buildUiaHelper, HELPER_EXE, isFresh } from '../../../scripts/build-uia-helper.ts'
 import { HelperHost } from '../../../src/agent/drivers/native/helper-host.ts'
 import { createLogger } from '../../../src/lib/logger.ts'
@@ -69,6 +71,119 @@ async function exchange(input: string) {
 }
 
 const byId = (answers: Answer[], id: string) => answers.find((a) => a.id === id)
+
+/**
+ * Runs `source` (a C# program's Main) under mono against the helper's own classes: for the parts
+ * of the helper that decide without UI Automation (the snapshot's budget, the combo box's
+ * notification), which no command reaches on a machine without it. Returns Main's stdout as JSON.
+ */
+async function runAgainstHelper(source: string): Promise<unknown> {
+  const folder = mkdtempSync(join(tmpdir(), 'uia-helper-unit-'))
+  try {
+    copyFileSync(HELPER_EXE, join(folder, 'uia-helper.exe'))
+    writeFileSync(join(folder, 'unit.cs'), source)
+    const compile = Bun.spawn(
+      ['mcs', '-r:uia-helper.exe', '-r:System.Core.dll', '-warnaserror+', '-out:unit.exe', 'unit.cs'],
+      { cwd: folder, stdout: 'pipe', stderr: 'pipe' },
+    )
+    const [compiled, compileErrors, compileCode] = await Promise.all([
+      new Response(compile.stdout).text(),
+      new Response(compile.stderr).text(),
+      compile.exited,
+    ])
+    if (compileCode !== 0) throw new Error(`mcs failed:\n${compiled}${compileErrors}`)
+    const proc = Bun.spawn(['mono', 'unit.exe'], { cwd: folder, stdout: 'pipe', stderr: 'pipe' })
+    const [out, err, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ])
+    if (code !== 0) throw new Error(`unit.exe exited ${code}:\n${err}`)
+    return JSON.parse(out)
+  } finally {
+    rmSync(folder, { recursive: true, force: true })
+  }
+}
+
+/** A C# tree for Snapshot.Budget: each node names its children lazily and counts what was fetched. */
+const BUDGET_PROGRAM = `
+using System;
+using System.Collections.Generic;
+using Deskhook.Uia;
+
+sealed class Node
+{
+    public string Name;
+    public Func<Node, IEnumerable<Node>> Kids;
+    public Node(string name, Func<Node, IEnumerable<Node>> kids) { Name = name; Kids = kids; }
+}
+
+static class Unit
+{
+    static int fetched, asked;
+    static readonly List<string> askedFor = new List<string>();
+
+    static IEnumerable<Node> Leaves(Node parent, int count)
+    {
+        for (var i = 0; i < count; i++) { fetched++; yield return new Node(parent.Name + "." + i, n => Leaves(n, 0)); }
+    }
+
+    static IEnumerable<Node> Of(Node parent, params Node[] kids)
+    {
+        foreach (var kid in kids) { fetched++; yield return kid; }
+    }
+
+    static Func<Node, IEnumerable<Node>> Width(int count) { return n => Leaves(n, count); }
+
+    static string Run(Node[] tops, int budget)
+    {
+        fetched = 0; asked = 0; askedFor.Clear();
+        var walk = new Snapshot.Budget<Node>(budget, n => { asked++; askedFor.Add(n.Name); return n.Kids(n); }, n => n.Name.EndsWith("scrollbar"));
+        var kept = new List<string>();
+        foreach (var top in tops)
+        {
+            var root = walk.Walk(top);
+            kept.Add(root == null ? "null" : Flat(root));
+        }
+        return "{\\"count\\":" + walk.Count + ",\\"truncated\\":" + (walk.Truncated ? "true" : "false") + ",\\"fetched\\":" + fetched +
+               ",\\"asked\\":" + asked + ",\\"askedFor\\":" + Json.Write(new List<object>(askedFor.ToArray())) +
+               ",\\"kept\\":" + Json.Write(new List<object>(kept.ToArray())) + "}";
+    }
+
+    static string Flat(Snapshot.Budget<Node>.Kept node)
+    {
+        var parts = new List<string>();
+        foreach (var child in node.Children) parts.Add(Flat(child));
+        return node.Node.Name + (parts.Count > 0 ? "(" + string.Join(" ", parts.ToArray()) + ")" : "");
+    }
+
+    static Node Small()
+    {
+        return new Node("win", n => Of(n,
+            new Node("toolbar", Width(2)),
+            new Node("scrollbar", Width(3)),
+            new Node("status", Width(1))));
+    }
+
+    static void Main()
+    {
+        // A mail client: a toolbar, a list of a million messages (each a row of 5 cells), a status bar.
+        var big = new Node("win", n => Of(n,
+            new Node("toolbar", Width(3)),
+            new Node("grid", g => Leaves(g, 1000000)),
+            new Node("status", Width(1))));
+        var results = new List<string>
+        {
+            Run(new[] { Small() }, 10),
+            Run(new[] { Small() }, 6),
+            Run(new[] { Small() }, 5),
+            Run(new[] { big }, 100),
+            Run(new[] { Small(), new Node("dialog", Width(4)) }, 8),
+        };
+        Console.WriteLine("[" + string.Join(",", results.ToArray()) + "]");
+    }
+}
+`
 
 describe.skipIf(missing.length > 0)('the UIA helper under mono', () => {
   beforeAll(async () => {
@@ -287,7 +402,13 @@ describe.skipIf(missing.length > 0)('the UIA helper under mono', () => {
       },
       IUIAutomationElementArray: { get_Length: 3, GetElement: 4 },
       IUIAutomationCacheRequest: { AddProperty: 3, put_TreeScope: 7, put_TreeFilter: 9 },
-      IUIAutomationTreeWalker: { GetParentElement: 3, GetFirstChildElement: 4, GetNextSiblingElement: 6 },
+      IUIAutomationTreeWalker: {
+        GetParentElement: 3,
+        GetFirstChildElement: 4,
+        GetNextSiblingElement: 6,
+        GetFirstChildElementBuildCache: 10,
+        GetNextSiblingElementBuildCache: 12,
+      },
       IUIAutomationInvokePattern: { Invoke: 3 },
       IUIAutomationValuePattern: { SetValue: 3, get_CurrentValue: 4, get_CurrentIsReadOnly: 5 },
       IUIAutomationRangeValuePattern: {
@@ -317,6 +438,46 @@ describe.skipIf(missing.length > 0)('the UIA helper under mono', () => {
     expect(Object.keys(slots.IUIAutomation!)).toHaveLength(55)
     expect(Object.keys(slots.IUIAutomationElement!)).toHaveLength(82)
   }, 30_000)
+
+  test('the snapshot budget is applied while walking: a million-row grid is read only as far as the budget', async () => {
+    type Run = {
+      count: number
+      truncated: boolean
+      fetched: number
+      asked: number
+      askedFor: string[]
+      kept: string[]
+    }
+    const [fits, exact, short, big, shared] = (await runAgainstHelper(BUDGET_PROGRAM)) as Run[]
+    // Breadth-first; the scroll bar is left out and not counted, and its children are never asked for.
+    expect(fits).toMatchObject({
+      count: 6,
+      truncated: false,
+      kept: ['win(toolbar(toolbar.0 toolbar.1) status(status.0))'],
+    })
+    expect(fits!.askedFor).not.toContain('scrollbar')
+    // A tree exactly the budget's size is whole: the leaves are asked and have nothing more.
+    expect(exact).toMatchObject({ count: 6, truncated: false })
+    expect(short).toMatchObject({
+      count: 5,
+      truncated: true,
+      kept: ['win(toolbar(toolbar.0 toolbar.1) status)'],
+    })
+    // The grid's rows are fetched one past the budget at most (the one that shows it was cut), the
+    // rows' and the status bar's children are never asked for, and what the budget kept comes back.
+    expect(big).toMatchObject({ count: 100, truncated: true, asked: 3, askedFor: ['win', 'toolbar', 'grid'] })
+    expect(big!.fetched).toBe(3 + 3 + (100 - 1 - 3 - 3) + 1)
+    expect(big!.kept[0]).toStartWith('win(toolbar(toolbar.0 toolbar.1 toolbar.2) grid(grid.0 grid.1 ')
+    expect(big!.kept[0]).toContain('grid.92)')
+    expect(big!.kept[0]).not.toContain('grid.93')
+    expect(big!.kept[0]).toEndWith(' status)')
+    // The window and its app's dialog share one budget: the dialog gets what is left, then nothing.
+    expect(shared).toMatchObject({
+      count: 8,
+      truncated: true,
+      kept: ['win(toolbar(toolbar.0 toolbar.1) status(status.0))', 'dialog(dialog.0)'],
+    })
+  }, 60_000)
 
   test('the exe is a .NET executable with the PerMonitorV2 manifest embedded', () => {
     const exe = readFileSync(HELPER_EXE)

@@ -1,9 +1,11 @@
-// Snapshots, UFO-style: one window at a time (never the desktop), read in one cached request (the
-// window's control-view subtree with the few properties a node needs, fetched in one batch by
-// BuildUpdatedCache, which keeps parents and children, where a flat FindAllBuildCache loses them),
-// then cut to an element budget breadth-first so a long list cannot crowd out the buttons under
-// it. A node's ref is its RuntimeId joined with dots: valid while the element lives, re-found from
-// its window when acted on, never kept here.
+// Snapshots, UFO-style: one window at a time (never the desktop), walked breadth-first under an
+// element budget that is applied while walking (docs/windows-helper.md): a node's children are
+// asked for only while the budget lasts, so a big grid or mail client gives a trimmed tree at once
+// instead of being read whole first. One cache request per window fetches a node's children with
+// the few properties each needs in one call (Element|Children); a list, grid, table or tree, whose
+// children may be thousands, is walked child by child and stops where the budget does. A node's
+// ref is its RuntimeId joined with dots: valid while the element lives, re-found from its window
+// when acted on, never kept here.
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
@@ -48,7 +50,14 @@ namespace Deskhook.Uia
         /// <summary>Window id → what it showed at its latest snapshot or wait (a fingerprint, and the budget read with).</summary>
         static readonly Dictionary<string, KeyValuePair<int, string>> Seen = new Dictionary<string, KeyValuePair<int, string>>();
 
-        public static IUIAutomationCacheRequest Request(IUIAutomation automation)
+        /// <summary>Containers whose children may be thousands: walked one child at a time.</summary>
+        static readonly HashSet<int> Wide = new HashSet<int>
+        {
+            ControlType.List, ControlType.DataGrid, ControlType.Table, ControlType.Tree,
+        };
+
+        /// <summary>A snapshot's properties, cached for the element (`scope` Element) or its children too.</summary>
+        public static IUIAutomationCacheRequest Request(IUIAutomation automation, int scope)
         {
             var request = automation.CreateCacheRequest();
             foreach (var property in Properties) request.AddProperty(property);
@@ -57,7 +66,7 @@ namespace Deskhook.Uia
                 try { request.AddProperty(property); }
                 catch (COMException) { }
             }
-            request.put_TreeScope(TreeScope.Subtree);
+            request.put_TreeScope(scope);
             request.put_TreeFilter(automation.get_ControlViewCondition());
             return request;
         }
@@ -84,18 +93,17 @@ namespace Deskhook.Uia
         /// <summary>The window's tree, its app's dialogs that are not inside it following its own content.</summary>
         public static Walk Read(IUIAutomation automation, WindowRef window, int budget)
         {
-            var request = Request(automation);
-            var walk = new Walk(budget);
+            var walk = new Walk(automation, budget);
             IUIAutomationElement root;
             try
             {
-                root = automation.ElementFromHandleBuildCache(window.Hwnd, request);
+                root = automation.ElementFromHandleBuildCache(window.Hwnd, walk.WithChildren);
             }
             catch (COMException error)
             {
                 throw Backend.Translate(error, "reading the window");
             }
-            walk.Root = walk.Build(root);
+            walk.Root = walk.Build(root, true);
             if (walk.Root == null) throw new Fail("WINDOW_NOT_FOUND", "The window " + window.Id + " closed while it was read");
             var children = (List<object>)walk.Root["children"];
             foreach (var dialog in Windows.DialogsOf(window))
@@ -104,7 +112,7 @@ namespace Deskhook.Uia
                 if (walk.Handles.Contains(dialog.Hwnd)) continue;
                 try
                 {
-                    var node = walk.Build(automation.ElementFromHandleBuildCache(dialog.Hwnd, request));
+                    var node = walk.Build(automation.ElementFromHandleBuildCache(dialog.Hwnd, walk.WithChildren), true);
                     if (node != null) children.Add(node);
                 }
                 catch (COMException error)
@@ -170,44 +178,134 @@ namespace Deskhook.Uia
             throw new Fail("STALE_REF", "The element of ref " + reference + " is gone: take a new snapshot");
         }
 
-        public sealed class Walk
+        /// <summary>
+        /// An element budget applied while walking: breadth-first, so a long list cannot crowd out
+        /// the buttons beside it, and a node's children are asked for only while the budget lasts.
+        /// Children come as a lazy sequence, so a wide node's enumeration is left at the budget and
+        /// the rest of it is never fetched. Once the budget is spent, the nodes still queued are
+        /// asked for one more child each until one has any: then `Truncated` (something was left
+        /// out), otherwise the tree fitted exactly. Free of UI Automation so the mono tests drive it.
+        /// </summary>
+        public sealed class Budget<T> where T : class
         {
             readonly int budget;
-            public int Count;
-            public bool Truncated;
-            public JsonObject Root;
-            /// <summary>HWNDs of the elements read: a dialog already inside the window is not added twice.</summary>
-            public readonly HashSet<IntPtr> Handles = new HashSet<IntPtr>();
-            public Walk(int budget) { this.budget = budget; }
+            readonly Func<T, IEnumerable<T>> childrenOf;
+            readonly Func<T, bool> skipped;
+            public int Count { get; private set; }
+            public bool Truncated { get; private set; }
 
-            sealed class Item
+            public Budget(int budget, Func<T, IEnumerable<T>> childrenOf, Func<T, bool> skipped)
             {
-                public IUIAutomationElement Element;
-                public readonly List<Item> Children = new List<Item>();
+                this.budget = budget;
+                this.childrenOf = childrenOf;
+                this.skipped = skipped;
             }
 
-            /// <summary>The element's node and those of its descendants the budget (taken breadth-first) allows.</summary>
-            public JsonObject Build(IUIAutomationElement element)
+            public sealed class Kept
+            {
+                public readonly T Node;
+                public readonly List<Kept> Children = new List<Kept>();
+                public Kept(T node) { Node = node; }
+            }
+
+            /// <summary>`top` and the descendants the budget left (shared by every call), or null when none is left.</summary>
+            public Kept Walk(T top)
             {
                 if (Count >= budget) { Truncated = true; return null; }
-                var top = new Item { Element = element };
                 Count++;
-                var queue = new Queue<Item>();
-                queue.Enqueue(top);
+                var root = new Kept(top);
+                var queue = new Queue<Kept>();
+                queue.Enqueue(root);
                 while (queue.Count > 0 && !Truncated)
                 {
                     var item = queue.Dequeue();
-                    foreach (var child in CachedChildren(item.Element))
+                    foreach (var child in childrenOf(item.Node))
                     {
-                        if (Skipped.Contains(Backend.CInt(child, Prop.ControlType) ?? 0)) continue;
+                        if (skipped(child)) continue;
                         if (Count >= budget) { Truncated = true; break; }
                         Count++;
-                        var kid = new Item { Element = child };
-                        item.Children.Add(kid);
-                        queue.Enqueue(kid);
+                        var kept = new Kept(child);
+                        item.Children.Add(kept);
+                        queue.Enqueue(kept);
                     }
                 }
-                return Node(top);
+                return root;
+            }
+        }
+
+        /// <summary>An element, and whether its children came cached with it.</summary>
+        public sealed class Cached
+        {
+            public readonly IUIAutomationElement Element;
+            public readonly bool ChildrenCached;
+            public Cached(IUIAutomationElement element, bool childrenCached)
+            {
+                Element = element;
+                ChildrenCached = childrenCached;
+            }
+        }
+
+        public sealed class Walk
+        {
+            /// <summary>The window's one cache request: an element's properties and its children's.</summary>
+            public readonly IUIAutomationCacheRequest WithChildren;
+            readonly IUIAutomationCacheRequest alone;
+            readonly IUIAutomationTreeWalker walker;
+            readonly Budget<Cached> budget;
+            public JsonObject Root;
+            /// <summary>HWNDs of the elements read: a dialog already inside the window is not added twice.</summary>
+            public readonly HashSet<IntPtr> Handles = new HashSet<IntPtr>();
+
+            public Walk(IUIAutomation automation, int budget)
+            {
+                WithChildren = Request(automation, TreeScope.Element | TreeScope.Children);
+                alone = Request(automation, TreeScope.Element);
+                walker = automation.get_ControlViewWalker();
+                this.budget = new Budget<Cached>(budget, ChildrenOf,
+                    cached => Skipped.Contains(Backend.CInt(cached.Element, Prop.ControlType) ?? 0));
+            }
+
+            public int Count { get { return budget.Count; } }
+            public bool Truncated { get { return budget.Truncated; } }
+
+            /// <summary>The element's node and those of its descendants the budget allows; `childrenCached` when read with WithChildren.</summary>
+            public JsonObject Build(IUIAutomationElement element, bool childrenCached)
+            {
+                var top = budget.Walk(new Cached(element, childrenCached));
+                return top == null ? null : Node(top);
+            }
+
+            IEnumerable<Cached> ChildrenOf(Cached node)
+            {
+                if (!node.ChildrenCached && Wide.Contains(Backend.CInt(node.Element, Prop.ControlType) ?? 0))
+                    return OneByOne(node.Element);
+                var holder = node.Element;
+                if (!node.ChildrenCached)
+                {
+                    try { holder = node.Element.BuildUpdatedCache(WithChildren); }
+                    catch (COMException) { return new List<Cached>(); }
+                }
+                var list = new List<Cached>();
+                foreach (var child in CachedChildren(holder)) list.Add(new Cached(child, false));
+                return list;
+            }
+
+            /// <summary>A wide container's children fetched one per call, for as long as they are asked for.</summary>
+            IEnumerable<Cached> OneByOne(IUIAutomationElement parent)
+            {
+                var child = Fetch(() => walker.GetFirstChildElementBuildCache(parent, alone));
+                while (child != null)
+                {
+                    yield return new Cached(child, false);
+                    var previous = child;
+                    child = Fetch(() => walker.GetNextSiblingElementBuildCache(previous, alone));
+                }
+            }
+
+            static IUIAutomationElement Fetch(Func<IUIAutomationElement> call)
+            {
+                try { return call(); }
+                catch (COMException) { return null; }
             }
 
             static List<IUIAutomationElement> CachedChildren(IUIAutomationElement element)
@@ -222,9 +320,9 @@ namespace Deskhook.Uia
                 return list;
             }
 
-            JsonObject Node(Item item)
+            JsonObject Node(Budget<Cached>.Kept item)
             {
-                var element = item.Element;
+                var element = item.Node.Element;
                 var type = Backend.CInt(element, Prop.ControlType) ?? 0;
                 var node = Describe(element, type);
                 var handle = Backend.CHandle(element);

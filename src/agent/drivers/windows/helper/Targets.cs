@@ -95,15 +95,16 @@ namespace Deskhook.Uia
         public static JsonObject Of(IUIAutomation automation, IUIAutomationElement element, tagRECT frame, int? x, int? y)
         {
             IUIAutomationElement cached;
+            var walk = new Snapshot.Walk(automation, 80);
             try
             {
-                cached = element.BuildUpdatedCache(Snapshot.Request(automation));
+                cached = element.BuildUpdatedCache(walk.WithChildren);
             }
             catch (COMException)
             {
                 return null;
             }
-            var node = new Snapshot.Walk(80).Build(cached);
+            var node = walk.Build(cached, true);
             if (node == null) return null;
             StripValues(node);
             var parent = Walker().GetParentElement(element);

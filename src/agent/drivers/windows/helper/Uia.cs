@@ -218,6 +218,12 @@ namespace Deskhook.Uia
         IUIAutomationElement GetFirstChildElement(IUIAutomationElement element);
         void GetLastChildElement();
         IUIAutomationElement GetNextSiblingElement(IUIAutomationElement element);
+        void GetPreviousSiblingElement();
+        void NormalizeElement();
+        void GetParentElementBuildCache();
+        IUIAutomationElement GetFirstChildElementBuildCache(IUIAutomationElement element, IUIAutomationCacheRequest cacheRequest);
+        void GetLastChildElementBuildCache();
+        IUIAutomationElement GetNextSiblingElementBuildCache(IUIAutomationElement element, IUIAutomationCacheRequest cacheRequest);
     }
 
     // ── event handlers: implemented here, called by UI Automation on its own threads ─────────────
