@@ -49,6 +49,8 @@ export interface AgentOptions {
   version: string
   backoffBaseMs?: number
   backoffCapMs?: number
+  /** How often the desktop's session is looked at (locked, disconnected…); default 5 s. */
+  sessionPollMs?: number
   /** Called when the agent cannot go on (revoked, token refused): the CLI exits non-zero. */
   onFatal: (reason: string) => void
 }
@@ -94,6 +96,7 @@ export class Agent {
   #helloSecret?: string
   /** Derived from the credential at each welcome: only runs signed with it are run. */
   #runKey?: Buffer
+  #sessionTimer?: ReturnType<typeof setInterval>
 
   constructor(private readonly opts: AgentOptions) {
     this.#recorder = new Recorder(opts.driver, opts.log)
@@ -122,9 +125,47 @@ export class Agent {
         'this agent is not enrolled with that server yet: pass --token (from `deskhook desktops token`)',
       )
     this.connection.start()
+    this.#watchSession()
+  }
+
+  /**
+   * Looks at the desktop's session every few seconds (a driver that can tell: the native ones) and
+   * tells the server at once when it changes, so the dashboard shows a locked or disconnected PC
+   * (docs/windows.md, "Locked and disconnected sessions").
+   */
+  #watchSession(): void {
+    const { driver } = this.opts
+    if (!driver.desktopState) return
+    let looking = false
+    const look = async () => {
+      if (looking) return
+      looking = true
+      try {
+        const state = await driver.desktopState!().catch((err: Error) => {
+          this.opts.log.debug({ err }, 'the desktop session could not be looked at')
+          return undefined
+        })
+        if (state === this.connection.session) return
+        const before = this.connection.session
+        this.connection.session = state
+        if (state && state !== 'active')
+          this.opts.log.warn(
+            { session: state },
+            'the desktop cannot be reached: runs wait for it to come back',
+          )
+        else if (state === 'active' && before)
+          this.opts.log.info({ session: state, before }, 'the desktop is back')
+        this.connection.heartbeat()
+      } finally {
+        looking = false
+      }
+    }
+    void look()
+    this.#sessionTimer = setInterval(() => void look(), this.opts.sessionPollMs ?? 5_000)
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.#sessionTimer)
     this.#endPreview()
     await this.#recorder.discard()
     this.#busy?.abort.abort()
@@ -147,6 +188,7 @@ export class Agent {
       driver: this.opts.driver.kind,
       auth,
       ...(this.#busy ? { busyRunId: this.#busy.runId } : {}),
+      ...(this.connection.session ? { session: this.connection.session } : {}),
     }
   }
 

@@ -1,4 +1,5 @@
 import type { Logger } from '../lib/logger.ts'
+import type { DesktopState } from '../protocol/driver.ts'
 import {
   type AgentMessage,
   decodeMessage,
@@ -65,6 +66,8 @@ export class AgentConnection {
   #warnedPlain = false
   #everWelcomed = false
   busyRunId?: string
+  /** Whether the desktop can be reached, told at every heartbeat (absent: the driver cannot tell). */
+  session?: DesktopState
 
   constructor(private readonly opts: ConnectionOptions) {}
 
@@ -238,7 +241,16 @@ export class AgentConnection {
         this.opts.log.warn('no answer from the server for three heartbeats; reconnecting')
         return this.#ws?.close(4008, 'heartbeat unanswered')
       }
-      this.send({ type: 'heartbeat', ...(this.busyRunId ? { busyRunId: this.busyRunId } : {}) })
+      this.heartbeat()
     }, intervalMs)
+  }
+
+  /** Tells the server the agent's state now (also between the timed heartbeats: a session just locked). */
+  heartbeat(): void {
+    this.send({
+      type: 'heartbeat',
+      ...(this.busyRunId ? { busyRunId: this.busyRunId } : {}),
+      ...(this.session ? { session: this.session } : {}),
+    })
   }
 }

@@ -69,6 +69,7 @@ export function toRunError(error: unknown): RunError {
       case 'OPTION_NOT_FOUND':
       case 'NAVIGATION_BLOCKED':
       case 'LAUNCH_FAILED':
+      case 'DESKTOP_LOCKED':
         return { code: error.code, message: error.message }
       case 'UNSUPPORTED_ACTION':
       case 'BLOCKED_BY_DIALOG':

@@ -17,6 +17,7 @@ import type { Driver } from '../protocol/driver.ts'
 import type { Bounds } from '../protocol/elements.ts'
 import { inView } from './act-on-target.ts'
 import { evaluateCondition } from './conditions.ts'
+import { stillLocked, untilDesktopBack } from './desktop-lock.ts'
 import { currentWindow, type RunContext, scopeOf, toRunError, untilQuiet } from './run-context.ts'
 import type { RunHooks, RunOptions, RunResult, StepResult, StepStarted } from './run-types.ts'
 import { secretFieldBoxes, watchSecretFields } from './secret-fields.ts'
@@ -331,8 +332,20 @@ interface Attempt {
   error?: RunError
 }
 
-/** Executes one step (or skips it when its `onlyIf` does not hold), never throwing. */
+/**
+ * Executes one step (or skips it when its `onlyIf` does not hold), never throwing. A step the
+ * locked session stopped is tried again once the session is back (desktop-lock.ts).
+ */
 async function attempt(ctx: RunContext, step: Step): Promise<Attempt> {
+  const since = performance.now()
+  for (;;) {
+    const tried = await attemptOnce(ctx, step)
+    if (tried.error?.code !== 'DESKTOP_LOCKED') return tried
+    if (!(await untilDesktopBack(ctx))) return { error: stillLocked(tried.error, performance.now() - since) }
+  }
+}
+
+async function attemptOnce(ctx: RunContext, step: Step): Promise<Attempt> {
   try {
     // "Only while X is not shown" is judged once the step's own control shows and the window has
     // been quiet a moment: on a screen still drawing, X is absent too (a folded section's field,

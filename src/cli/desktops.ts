@@ -59,7 +59,11 @@ export function registerDesktops(program: Command): void {
             d.platform,
             d.driver,
             drives(d.driver) || '-',
-            d.revokedAt ? 'revoked' : d.status,
+            d.revokedAt
+              ? 'revoked'
+              : d.status !== 'offline' && d.sessionState && d.sessionState !== 'active'
+                ? `${d.status} (${d.sessionState.replace('_', ' ')})`
+                : d.status,
             d.lastSeenAt ?? '-',
           ]),
         ])

@@ -347,6 +347,11 @@ export const RUN_ERROR_CODES = [
    * (`$secrets`) for it, no sign-in steps, or the stored ones are refused.
    */
   'SIGN_IN_REQUIRED',
+  /**
+   * The PC's session stayed locked, disconnected or on the secure desktop (a UAC prompt) until
+   * the run's timeout: the run waited for it to come back (docs/windows.md).
+   */
+  'DESKTOP_LOCKED',
 ] as const
 export const RunErrorCode = Type.Union(RUN_ERROR_CODES.map((code) => Type.Literal(code)))
 export type RunErrorCode = Static<typeof RunErrorCode>

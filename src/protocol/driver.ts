@@ -31,6 +31,19 @@ export type DriverErrorCode =
   | 'HELPER_TIMEOUT'
   /** A native driver's helper process died during the call; it is restarted for the next one. */
   | 'HELPER_CRASHED'
+  /**
+   * The PC's session cannot be reached for now: locked, disconnected (a closed Remote Desktop
+   * window) or showing the secure desktop (a UAC prompt). It passes when someone comes back, so a
+   * run waits for it (docs/windows.md, "Locked and disconnected sessions").
+   */
+  | 'DESKTOP_LOCKED'
+
+/**
+ * Whether the desktop can be reached now, as the agent reports it at every heartbeat and the
+ * dashboard shows it. `no_desktop`: session 0 (the agent started as a service) — it never passes.
+ */
+export const DESKTOP_STATES = ['active', 'locked', 'disconnected', 'secure_desktop', 'no_desktop'] as const
+export type DesktopState = (typeof DESKTOP_STATES)[number]
 
 export class DriverError extends Error {
   override readonly name = 'DriverError'
@@ -115,6 +128,11 @@ export interface Driver {
    * real pointer and keyboard events at window coordinates, never a call on the element.
    */
   input?(windowId: string, input: RemoteInput): Promise<void>
+  /**
+   * Whether the desktop can be reached now (cheap: asked at every heartbeat and while a run waits
+   * for a locked session). Optional: a driver without it is always reachable (a browser).
+   */
+  desktopState?(): Promise<DesktopState>
 }
 
 /**

@@ -12,8 +12,9 @@ import { RemoteInput } from './recording.ts'
 /**
  * Bumped on any incompatible change; a helper of another version is refused at `hello`.
  * 2: watchInput / unwatchInput / input, and `input` event lines.
+ * 3: `session` (whether the desktop can be reached now), and `reason` on ACCESS_DENIED failures.
  */
-export const HELPER_PROTOCOL_VERSION = 2
+export const HELPER_PROTOCOL_VERSION = 3
 
 export const HelperRequest = Type.Object({
   /** Unique per request on this helper; its response carries the same id. */
@@ -58,7 +59,40 @@ export type HelperErrorCode = (typeof HELPER_ERROR_CODES)[number]
 export const HelperFailure = Type.Object({
   code: Type.String(),
   message: Type.String(),
+  /** ACCESS_DENIED only: why the OS refused (HELPER_ACCESS_REASONS), machine-readable. */
+  reason: Type.Optional(Type.String()),
 })
+
+/**
+ * Why a helper answered ACCESS_DENIED. The first three are passing states of the PC's session
+ * (someone unlocks it, reconnects, answers the prompt): the host turns them into DESKTOP_LOCKED,
+ * which a run waits out (docs/windows.md, "Locked and disconnected sessions"). The others need an
+ * admin.
+ */
+export const HELPER_ACCESS_REASONS = [
+  /** The Windows session is locked (the lock screen shows). */
+  'SESSION_LOCKED',
+  /** The session is disconnected (a closed Remote Desktop window): nothing is drawn, no input. */
+  'SESSION_DISCONNECTED',
+  /** The secure desktop shows: a UAC prompt or the Ctrl+Alt+Del screen. */
+  'SECURE_DESKTOP',
+  /** The agent runs in session 0 (as a service), which has no desktop. */
+  'SESSION_0',
+  /** The window belongs to an elevated process and the agent is not (UIPI). */
+  'ELEVATED',
+] as const
+
+/** The session as the helper's `session` command reports it. */
+export const HelperSessionState = Type.Union([
+  /** Input and screenshots reach the user's desktop. */
+  Type.Literal('active'),
+  Type.Literal('locked'),
+  Type.Literal('disconnected'),
+  Type.Literal('secure_desktop'),
+  /** Session 0: no desktop at all (the agent was started as a service). */
+  Type.Literal('no_desktop'),
+])
+export type HelperSessionState = Static<typeof HelperSessionState>
 
 export const HelperResponse = Type.Union([
   Type.Object({ id: Type.String(), ok: Type.Literal(true), result: Type.Unknown() }),
@@ -178,6 +212,18 @@ export const HELPER_COMMANDS = {
       helperVersion: Type.String(),
       pid: Type.Integer(),
       runtime: Type.Optional(Type.String()),
+    }),
+  },
+  /**
+   * Whether the desktop can be reached now (a locked, disconnected or secure-desktop session takes
+   * input and screenshots away from every app). Cheap: the agent asks at every heartbeat.
+   */
+  session: {
+    args: Type.Object({}),
+    result: Type.Object({
+      state: HelperSessionState,
+      /** The sentence an ACCESS_DENIED of this state would carry; absent when active. */
+      message: Type.Optional(Type.String()),
     }),
   },
   listWindows: {

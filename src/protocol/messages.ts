@@ -3,6 +3,7 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { Automation, Outcome, RunError, RunStatus, StepStatus } from './automation.ts'
+import { DESKTOP_STATES } from './driver.ts'
 import { Bounds } from './elements.ts'
 
 /**
@@ -85,6 +86,9 @@ export const RPC_METHODS = [
 export const RpcMethod = Type.Union(RPC_METHODS.map((m) => Type.Literal(m)))
 export type RpcMethod = Static<typeof RpcMethod>
 
+/** Whether the agent can reach its desktop now (src/protocol/driver.ts DESKTOP_STATES). */
+export const SessionState = Type.Union(DESKTOP_STATES.map((state) => Type.Literal(state)))
+
 // ── agent → server ────────────────────────────────────────────────────────────
 export const Hello = Type.Object({
   type: Type.Literal('hello'),
@@ -103,12 +107,15 @@ export const Hello = Type.Object({
   ]),
   /** The run in progress, if the agent is in the middle of one (after a reconnect). */
   busyRunId: Type.Optional(Type.String()),
+  /** Whether its desktop can be reached (a locked Windows session cannot); absent: the driver cannot tell. */
+  session: Type.Optional(SessionState),
 })
 export type Hello = Static<typeof Hello>
 
 export const Heartbeat = Type.Object({
   type: Type.Literal('heartbeat'),
   busyRunId: Type.Optional(Type.String()),
+  session: Type.Optional(SessionState),
 })
 
 export const RpcResult = Type.Object({

@@ -8,8 +8,12 @@
 // a ref live only until the next snapshot). Windows of an elevated process (a fixture with
 // `"elevated": true`) are listed but answer ACCESS_DENIED, as UIPI makes the real helper answer.
 //
-// Test knob, the magic command `fake.fault` (sent with HelperHost.request): the next call of
-// command `on` hangs (no answer ever), crashes the helper (it exits mid-call) or fails with `code`.
+// Test knobs, magic commands sent with HelperHost.request: `fake.fault` makes the next call of
+// command `on` hang (no answer ever), crash the helper (it exits mid-call) or fail with `code`;
+// `fake.session` puts the Windows session in a state (`locked`, `disconnected`, `secure_desktop`,
+// `active`): while it is not active, the commands that need input or the screen (act, launch,
+// focus, screenshot, input) answer ACCESS_DENIED with the real helper's reason and sentence
+// (helper/Desktop.cs), and `session` reports the state.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { HELPER_PROTOCOL_VERSION, type HelperNode, type HelperWindow } from '../../src/protocol/helper.ts'
@@ -17,6 +21,15 @@ import { HELPER_PROTOCOL_VERSION, type HelperNode, type HelperWindow } from '../
 /** The command line that runs the fake helper (for HelperHost / createWindowsDesktopDriver). */
 export const FAKE_UIA_HELPER: readonly string[] = [process.execPath, import.meta.path]
 export const FAKE_FAULT_COMMAND = 'fake.fault'
+export const FAKE_SESSION_COMMAND = 'fake.session'
+
+/** The real helper's reason for each state (helper/Desktop.cs). */
+const SESSION_REASONS: Record<string, string> = {
+  locked: 'SESSION_LOCKED',
+  disconnected: 'SESSION_DISCONNECTED',
+  secure_desktop: 'SECURE_DESKTOP',
+}
+const NEEDS_DESKTOP = new Set(['act', 'launch', 'focus', 'screenshot', 'input'])
 
 export interface FakeFault {
   /** The command whose next call is hit. */
@@ -48,6 +61,7 @@ class Fail extends Error {
   constructor(
     readonly code: string,
     message: string,
+    readonly reason?: string,
   ) {
     super(message)
   }
@@ -90,6 +104,13 @@ function log(level: 'debug' | 'info' | 'warn' | 'error', msg: string, fields: Re
 function serve(): void {
   const windows = loadWindows(process.env.FAKE_UIA_FIXTURES ?? join(import.meta.dir, '../fixtures/uia'))
   const faults: FakeFault[] = []
+  let session = 'active'
+  const sessionMessage = () =>
+    session === 'locked'
+      ? 'The Windows session is locked: cannot act until someone unlocks it'
+      : session === 'disconnected'
+        ? 'The Windows session is disconnected: cannot act until someone connects to it again'
+        : 'The secure desktop is showing (Winlogon: a UAC prompt or the Ctrl+Alt+Del screen): cannot act until it is answered'
   const watches = new Set<string>()
 
   const served = (windowId: unknown): Served => {
@@ -103,6 +124,7 @@ function serve(): void {
       throw new Fail(
         'ACCESS_DENIED',
         `"${found.window.title}" belongs to an elevated process: UI Automation denies a non-elevated agent (UIPI)`,
+        'ELEVATED',
       )
     return found
   }
@@ -127,6 +149,8 @@ function serve(): void {
         runtime: '.NET Framework 4.8 (fake)',
       }
     },
+    session: () =>
+      session === 'active' ? { state: 'active' } : { state: session, message: sessionMessage() },
     listWindows: () => ({ windows: [...windows.values()].map((w) => w.window) }),
     snapshot(args) {
       const win = readable(args.windowId)
@@ -195,6 +219,13 @@ function serve(): void {
       faults.push(args as unknown as FakeFault)
       return {}
     },
+    [FAKE_SESSION_COMMAND](args) {
+      const state = String(args.state)
+      if (state !== 'active' && !SESSION_REASONS[state])
+        throw new Fail('BAD_REQUEST', `no session state ${state}`)
+      session = state
+      return {}
+    },
   }
 
   const answer = (line: unknown) => process.stdout.write(`${JSON.stringify(line)}\n`)
@@ -222,6 +253,14 @@ function serve(): void {
       answer({ id, ok: false, error: { code: hit!.code ?? 'INTERNAL', message: hit!.message ?? 'injected' } })
       return
     }
+    if (session !== 'active' && NEEDS_DESKTOP.has(cmd)) {
+      answer({
+        id,
+        ok: false,
+        error: { code: 'ACCESS_DENIED', message: sessionMessage(), reason: SESSION_REASONS[session] },
+      })
+      return
+    }
     const run = commands[cmd]
     if (!run) {
       answer({ id, ok: false, error: { code: 'UNKNOWN_COMMAND', message: `Unknown command "${cmd}"` } })
@@ -232,7 +271,12 @@ function serve(): void {
       answer({ id, ok: true, result })
     } catch (error) {
       const code = error instanceof Fail ? error.code : 'INTERNAL'
-      answer({ id, ok: false, error: { code, message: (error as Error).message } })
+      const reason = error instanceof Fail ? error.reason : undefined
+      answer({
+        id,
+        ok: false,
+        error: { code, message: (error as Error).message, ...(reason ? { reason } : {}) },
+      })
     }
   }
 

@@ -85,7 +85,13 @@ function DesktopItem({ d, admin, signedIn }: { d: DesktopCard; admin: boolean; s
       <div class="desktop-head">
         <h2>{d.name}</h2>
         <Badge value={d.live} />
+        {reachable(d) && <Badge value={d.sessionState!} />}
       </div>
+      {reachable(d) && (
+        <p class="notice notice-info" data-session={d.sessionState}>
+          {SESSION_NOTES[d.sessionState!]}
+        </p>
+      )}
       <dl class="facts">
         <div>
           <dt>Last seen</dt>
@@ -312,4 +318,22 @@ export const desktopsPage = (ctx: AppContext, hub: AgentHub) => {
       const desktop = revokeDesktop(ctx, params.id, requestActor(ctx, request))
       return redirect(`/_/desktops?revoked=${encodeURIComponent(desktop.id)}`)
     })
+}
+
+/** A connected desktop whose session cannot be reached now (docs/windows.md). */
+const reachable = (d: DesktopCard) =>
+  (d.live === 'online' || d.live === 'busy') && d.sessionState != null && d.sessionState !== 'active'
+
+/** What each session state means for runs, and what an admin can do (README, "Locked and disconnected sessions"). */
+const SESSION_NOTES: Record<string, string> = {
+  locked:
+    "The PC's session is locked: runs wait for someone to unlock it (up to their timeout), then fail DESKTOP_LOCKED. " +
+    'PCs that run jobs should not lock (a kiosk account that signs in by itself, or no screen lock for its user).',
+  disconnected:
+    'The Remote Desktop session is disconnected: nothing is drawn and no input reaches the apps. Runs wait for a ' +
+    'reconnection (up to their timeout). Leave the session connected, or sign in at the console instead.',
+  secure_desktop:
+    'A UAC prompt or the Ctrl+Alt+Del screen is showing: runs wait until someone answers it (up to their timeout).',
+  no_desktop:
+    "The agent runs in session 0 (as a service) and can reach no desktop: start it in the user's session, at logon.",
 }

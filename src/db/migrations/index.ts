@@ -15,6 +15,7 @@ import m12 from './0012_job_secret_inputs.sql' with { type: 'text' }
 import m13 from './0013_key_limits.sql' with { type: 'text' }
 import m14 from './0014_sample_sealed_secret_inputs.sql' with { type: 'text' }
 import m15 from './0015_job_needed_secrets.sql' with { type: 'text' }
+import m16 from './0016_desktop_session_state.sql' with { type: 'text' }
 
 export const migrations: { name: string; sql: string }[] = [
   { name: '0000_init', sql: m0 },
@@ -33,4 +34,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '0013_key_limits', sql: m13 },
   { name: '0014_sample_sealed_secret_inputs', sql: m14 },
   { name: '0015_job_needed_secrets', sql: m15 },
+  { name: '0016_desktop_session_state', sql: m16 },
 ]

@@ -1,4 +1,5 @@
 import { blob, index, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import type { DesktopState } from '../../protocol/driver.ts'
 
 export type DesktopStatus = 'online' | 'busy' | 'offline'
 
@@ -10,6 +11,12 @@ export const desktops = sqliteTable('desktops', {
   driver: text('driver').notNull(),
   status: text('status').$type<DesktopStatus>().notNull().default('offline'),
   agentVersion: text('agent_version'),
+  /**
+   * Whether the agent can reach its desktop (src/protocol/driver.ts DesktopState), as its last
+   * hello or heartbeat said: a locked or disconnected Windows session shows here. Null: the agent
+   * does not tell (older agents, browser-only desktops report `active`).
+   */
+  sessionState: text('session_state').$type<DesktopState>(),
   credentialHash: blob('credential_hash', { mode: 'buffer' }).notNull().unique(),
   lastSeenAt: text('last_seen_at'),
   createdAt: text('created_at').notNull(),

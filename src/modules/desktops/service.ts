@@ -82,6 +82,7 @@ export function enrollDesktop(
         lastSeenAt: now,
         createdAt: now,
         revokedAt: null,
+        sessionState: null,
       }
       tx.insert(desktops).values(desktop).run()
       tx.update(enrollmentTokens)

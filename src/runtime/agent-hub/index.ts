@@ -130,7 +130,12 @@ export class AgentHub implements Service {
       case 'heartbeat':
         session.busyRunId = msg.busyRunId
         session.send({ type: 'heartbeat.ack' })
-        return setDesktopStatus(this.ctx, session.desktopId, msg.busyRunId ? 'busy' : 'online')
+        return setDesktopStatus(
+          this.ctx,
+          session.desktopId,
+          msg.busyRunId ? 'busy' : 'online',
+          msg.session ? { sessionState: msg.session } : {},
+        )
       case 'rpc.result': {
         const rpc = session.rpcs.get(msg.id)
         if (!rpc) return
@@ -328,6 +333,8 @@ export class AgentHub implements Service {
       platform: hello.platform,
       driver: hello.driver,
       agentVersion: hello.agentVersion,
+      // An agent that cannot tell clears what an earlier one said.
+      sessionState: hello.session ?? null,
     })
     this.#runs.cancelGrace(desktop.id)
     session.send({

@@ -29,7 +29,7 @@ import signal
 import sys
 import traceback
 
-from atspi_common import HELPER_VERSION, PROTOCOL_VERSION, Atspi, Fail, GLib, is_no_reply, log, send
+from atspi_common import HELPER_VERSION, PROTOCOL_VERSION, Atspi, Fail, Gio, GLib, is_no_reply, log, send
 from atspi_actions import act, focus, screenshot
 from atspi_apps import close_app, launch
 from atspi_events import EVENT_TYPES, Deferred, on_event, wait_for_change
@@ -51,8 +51,32 @@ def hello(args):
     }
 
 
+def session(_args):
+    """Whether the desktop takes input now: a logind session that says it is locked does not
+    (GNOME, KDE and light-locker set LockedHint). An X display without a logind session (Xvfb, a
+    kiosk) has no lock screen the helper could know of, so it is active."""
+    session_id = os.environ.get('XDG_SESSION_ID')
+    if not session_id:
+        return {'state': 'active'}
+    try:
+        bus = Gio.bus_get_sync(Gio.BusType.SYSTEM, None)
+        path = bus.call_sync('org.freedesktop.login1', '/org/freedesktop/login1', 'org.freedesktop.login1.Manager',
+                             'GetSession', GLib.Variant('(s)', (session_id,)), GLib.VariantType('(o)'),
+                             Gio.DBusCallFlags.NONE, 1000, None).unpack()[0]
+        locked = bus.call_sync('org.freedesktop.login1', path, 'org.freedesktop.DBus.Properties', 'Get',
+                               GLib.Variant('(ss)', ('org.freedesktop.login1.Session', 'LockedHint')),
+                               GLib.VariantType('(v)'), Gio.DBusCallFlags.NONE, 1000, None).unpack()[0]
+    except Exception as error:  # noqa: BLE001 - no logind on this machine: nothing says it is locked
+        log('debug', 'logind not asked', error=str(error))
+        return {'state': 'active'}
+    if locked:
+        return {'state': 'locked', 'message': 'The desktop session is locked: nothing can be reached until someone unlocks it'}
+    return {'state': 'active'}
+
+
 SYNC = {
     'hello': hello,
+    'session': session,
     'listWindows': lambda args: {'windows': list_windows()},
     'snapshot': snapshot,
     'screenshot': screenshot,

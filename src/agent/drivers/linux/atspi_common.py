@@ -8,7 +8,7 @@ import warnings
 
 warnings.filterwarnings('ignore')
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 HELPER_VERSION = '1.0.0'
 
 # The protocol channel is a private copy of fd 1; fd 1 itself now points at stderr.

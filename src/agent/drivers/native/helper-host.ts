@@ -345,7 +345,12 @@ export class HelperHost {
   }
 }
 
-function toDriverError(error: { code: string; message: string }): DriverError {
+/** ACCESS_DENIED reasons that pass by themselves (src/protocol/helper.ts HELPER_ACCESS_REASONS). */
+const PASSING = new Set<string>(['SESSION_LOCKED', 'SESSION_DISCONNECTED', 'SECURE_DESKTOP'])
+
+function toDriverError(error: { code: string; message: string; reason?: string }): DriverError {
+  if (error.code === 'ACCESS_DENIED' && error.reason && PASSING.has(error.reason))
+    return new DriverError('DESKTOP_LOCKED', error.message)
   if (PASSED_ON.has(error.code)) return new DriverError(error.code as DriverErrorCode, error.message)
   return new DriverError('PROTOCOL_ERROR', `${error.code}: ${error.message}`)
 }

@@ -4,7 +4,7 @@
 import { secretFieldBoxes } from '../../../automation/secret-fields.ts'
 import type { Logger } from '../../../lib/logger.ts'
 import type { AppSpec } from '../../../protocol/automation.ts'
-import { type ChangeResult, type Driver, DriverError } from '../../../protocol/driver.ts'
+import { type ChangeResult, type DesktopState, type Driver, DriverError } from '../../../protocol/driver.ts'
 import type {
   ActionResult,
   Bounds,
@@ -132,6 +132,10 @@ export class NativeDriver implements Driver {
   /** Native apps keep no web session the agent could clear. */
   async clearSession(): Promise<boolean> {
     return false
+  }
+
+  async desktopState(): Promise<DesktopState> {
+    return (await this.options.host.call('session', {})).state
   }
 
   async focusWindow(windowId: string): Promise<void> {

@@ -1,6 +1,8 @@
 // What Windows lets this helper reach: a locked session, the secure desktop (a UAC prompt,
 // Ctrl+Alt+Del) or session 0 (a service) take input and screenshots away from every app; an
-// elevated window refuses a helper that is not (UIPI). Each is an ACCESS_DENIED that says which.
+// elevated window refuses a helper that is not (UIPI); a disconnected Remote Desktop session draws
+// nothing. Each is an ACCESS_DENIED that says which, and the `session` command names the state
+// (docs/windows.md, "Locked and disconnected sessions").
 using System;
 using System.Runtime.InteropServices;
 using System.Text;
@@ -24,7 +26,12 @@ namespace Deskhook.Uia
                 return doing => new Fail("ACCESS_DENIED",
                     "The agent runs in session 0 (as a service), which has no desktop: cannot " + doing +
                     ". Start it in the user's session (at logon), not as a service", "SESSION_0");
-            if (IsLocked())
+            var info = SessionInfo();
+            if (info.Disconnected)
+                return doing => new Fail("ACCESS_DENIED",
+                    "The Windows session is disconnected (a Remote Desktop window was closed without signing out): " +
+                    "cannot " + doing + " until someone connects to it again", "SESSION_DISCONNECTED");
+            if (info.Locked)
                 return doing => new Fail("ACCESS_DENIED",
                     "The Windows session is locked: cannot " + doing + " until someone unlocks it " +
                     "(keep the PC unlocked, e.g. no screen lock for the agent's user)", "SESSION_LOCKED");
@@ -57,28 +64,73 @@ namespace Deskhook.Uia
             }
         }
 
-        /// <summary>WTSSessionInfoEx's SessionFlags: WTS_SESSIONSTATE_LOCK (0) on Windows 10/11.</summary>
-        public static bool IsLocked()
+        /// <summary>The `session` command: the state Blocked() finds, as the protocol names it.</summary>
+        public static JsonObject State(JsonObject args)
         {
+            var result = new JsonObject();
+            if (!Backend.IsWindows)
+                throw new Fail("DISCONNECTED", "The session's state is known on Windows only (this is " + Environment.OSVersion.Platform + ")");
+            var blocked = Blocked();
+            if (blocked == null)
+            {
+                result["state"] = "active";
+                return result;
+            }
+            var failure = blocked("act");
+            result["state"] = StateOf(failure.Reason);
+            result["message"] = failure.Message;
+            return result;
+        }
+
+        /// <summary>An ACCESS_DENIED reason as the `session` command's state (src/protocol/helper.ts).</summary>
+        public static string StateOf(string reason)
+        {
+            switch (reason)
+            {
+                case "SESSION_LOCKED": return "locked";
+                case "SESSION_DISCONNECTED": return "disconnected";
+                case "SECURE_DESKTOP": return "secure_desktop";
+                case "SESSION_0": return "no_desktop";
+                default: return "active";
+            }
+        }
+
+        struct Session
+        {
+            public bool Locked;
+            public bool Disconnected;
+        }
+
+        /// <summary>
+        /// WTSINFOEX_LEVEL1_W of the current session: SessionState WTSDisconnected (4) is a closed
+        /// Remote Desktop window; SessionFlags WTS_SESSIONSTATE_LOCK (0) a locked one (Windows 10/11).
+        /// </summary>
+        static Session SessionInfo()
+        {
+            var session = new Session();
             IntPtr buffer;
             int bytes;
             if (!Native.WTSQuerySessionInformation(IntPtr.Zero, Native.WTS_CURRENT_SESSION, Native.WTSSessionInfoEx, out buffer, out bytes))
-                return false;
+                return session;
             try
             {
                 // WTSINFOEXW: Level (DWORD), then WTSINFOEX_LEVEL1_W: SessionId, SessionState, SessionFlags.
-                if (bytes < 16) return false;
+                if (bytes < 16) return session;
                 var level = Marshal.ReadInt32(buffer, 0);
-                if (level != 1) return false;
+                if (level != 1) return session;
                 var offset = IntPtr.Size == 8 ? 8 : 4;
-                var flags = Marshal.ReadInt32(buffer, offset + 8);
-                return flags == 0;
+                session.Disconnected = Marshal.ReadInt32(buffer, offset + 4) == WTSDisconnected;
+                session.Locked = Marshal.ReadInt32(buffer, offset + 8) == 0;
+                return session;
             }
             finally
             {
                 Native.WTSFreeMemory(buffer);
             }
         }
+
+        /// <summary>WTS_CONNECTSTATE_CLASS.WTSDisconnected.</summary>
+        const int WTSDisconnected = 4;
 
         static int? integrityOfSelf;
 

@@ -25,7 +25,7 @@ namespace Deskhook.Uia
 {
     public static class Program
     {
-        public const int ProtocolVersion = 2;
+        public const int ProtocolVersion = 3;
         public const string HelperVersion = "1.0.0";
         /// <summary>Default deadline of a command (ms): inside the host's 15 s, so the host gets an answer, not a kill.</summary>
         static int deadlineMs = 12000;
@@ -39,6 +39,7 @@ namespace Deskhook.Uia
 
         static readonly Dictionary<string, Command> Commands = new Dictionary<string, Command>
         {
+            { "session", new Command { Run = Desktop.State } },
             { "listWindows", new Command { Run = ListWindows } },
             { "snapshot", new Command { Run = Snapshot.Take } },
             { "act", new Command { Run = Actions.Act } },

@@ -1,0 +1,1 @@
+ALTER TABLE `desktops` ADD `session_state` text;
