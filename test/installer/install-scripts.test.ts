@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { AGENT_DOWNLOAD_PATHS } from '../../src/http/public-paths.ts'
-import { psString, windowsInstallCommand } from '../../src/modules/agent-install/service.ts'
+import {
+  installScript,
+  pinnedCertificateCheck,
+  psString,
+  uninstallScript,
+  windowsInstallCommand,
+} from '../../src/modules/agent-install/service.ts'
 import { createEnrollmentToken } from '../../src/modules/desktops/service.ts'
 import { signIn } from '../helpers/dashboard.ts'
 import { rawRequest } from '../helpers/raw-http.ts'
@@ -207,6 +213,99 @@ describe('with the agent program in the data dir', () => {
     expect(windowsInstallCommand('http://x:8080/$a"b', 'dhe_t', { name: '', startUrl: '' })).toBe(
       'irm "http://x:8080/`$a%22b/_/agent/install.ps1?token=dhe_t" | iex',
     )
+  })
+})
+
+describe('the one-liner and the scripts under TLS, and as SYSTEM (issue 22 item 5)', () => {
+  const pin = 'ab12'.repeat(16)
+  const exe = { path: 'deskhook.exe', size: 1, sha256: 'cd34'.repeat(16) }
+  const options = { token: `dhe_${'x'.repeat(43)}~${pin}`, name: '', startUrl: '' }
+  /** Where each text first appears in the script's code (comments and strings set aside). */
+  const position = (script: string, text: string) => {
+    const at = codeOnly(script).indexOf(text)
+    if (at < 0) throw new Error(`not in the script's code: ${text}`)
+    return at
+  }
+
+  test('over https the one-liner turns TLS 1.2 on before its download; with a pinned token it pins', () => {
+    const form = { name: '', startUrl: '' }
+    const bare = windowsInstallCommand('https://deskhook.lan:8443', 'dhe_t', form)
+    expect(bare).toBe(
+      '& { $t = [Net.ServicePointManager]; $t::SecurityProtocol = $t::SecurityProtocol -bor 3072; ' +
+        'iex (irm "https://deskhook.lan:8443/_/agent/install.ps1?token=dhe_t") }',
+    )
+    const pinned = windowsInstallCommand('https://deskhook.lan:8443', `dhe_t~${pin}`, form)
+    expect(pinned).toContain(pinnedCertificateCheck(pin))
+    expect(pinned).toContain(`token=dhe_t~${pin}`)
+    expect(pinned.indexOf('-bor 3072')).toBeLessThan(pinned.indexOf('irm '))
+    for (const command of [bare, pinned]) expect(powershell51Problems(command)).toEqual([])
+    // Over http there is nothing to pin or negotiate.
+    expect(windowsInstallCommand('http://deskhook.lan:8080', 'dhe_t', form)).toBe(
+      'irm "http://deskhook.lan:8080/_/agent/install.ps1?token=dhe_t" | iex',
+    )
+  })
+
+  test("the pin check: the chain must hold the pin, the name must match, no fault but the root's trust", () => {
+    const check = pinnedCertificateCheck(pin)
+    expect(check).toStartWith('{ param($s, $c, $ch, $e)')
+    expect(check).toEndWith('return $false }')
+    expect(check).toContain('([int] $e -band 3) -ne 0)) { return $false }')
+    expect(check).toContain("if ($st.Status -ne 'UntrustedRoot') { return $false }")
+    expect(check).toContain(
+      `$sha.ComputeHash($el.Certificate.RawData)) -replace '-', '') -eq '${pin}') { return $true }`,
+    )
+    expect(powershell51Problems(`$x = ${check}`)).toEqual([])
+    // Only a fingerprint as the server makes them (src/lib/tls-pin.ts) goes into a script.
+    expect(() => pinnedCertificateCheck(`${pin.slice(2)}'; x`)).toThrow(/not a SHA-256 fingerprint/)
+    expect(() => pinnedCertificateCheck(pin.toUpperCase())).toThrow(/not a SHA-256 fingerprint/)
+  })
+
+  test('install.ps1: SYSTEM is refused before anything, TLS 1.2 before the download, the pin only around it', () => {
+    const script = installScript('https://deskhook.lan:8443', exe, options, pin)
+    expect(powershell51Problems(script)).toEqual([])
+    const refuse = position(script, '$identity.IsSystem')
+    expect(script).toContain("($identity.User.Value -eq 'S-1-5-18')")
+    expect(script).toContain('Nothing was installed and the enrollment token was not used')
+    for (const later of [
+      'New-Item',
+      'Invoke-WebRequest',
+      'Set-Content',
+      'Start-Process',
+      'Register-ScheduledTask',
+    ])
+      expect(position(script, later)).toBeGreaterThan(refuse)
+    const download = position(script, 'Invoke-WebRequest')
+    expect(position(script, '-bor 3072')).toBeLessThan(download)
+    expect(position(script, '::ServerCertificateValidationCallback = $pinCheck')).toBeLessThan(download)
+    const restore = codeOnly(script).indexOf('::ServerCertificateValidationCallback = $trusted')
+    expect(restore).toBeGreaterThan(download)
+    expect(codeOnly(script).lastIndexOf('finally {', restore)).toBeGreaterThan(download)
+    expect(assigned(script, 'pinCheck')).toBe(pinnedCertificateCheck(pin))
+    expect(assigned(script, 'uninstallCommand')).toContain(psString(pinnedCertificateCheck(pin)).slice(1, 40))
+
+    // Over http: no pin, no check, and the plain uninstall one-liner.
+    const plain = installScript('http://deskhook.lan:8080', exe, { ...options, token: '' })
+    expect(assigned(plain, 'pin')).toBe("''")
+    expect(assigned(plain, 'pinCheck')).toBe('$null')
+    expect(assigned(plain, 'uninstallCommand')).toBe(
+      `'irm "http://deskhook.lan:8080/_/agent/uninstall.ps1" | iex'`,
+    )
+    expect(powershell51Problems(plain)).toEqual([])
+  })
+
+  test('uninstall.ps1: SYSTEM is refused before anything is removed; the HKCU key goes when empty', () => {
+    const script = uninstallScript('http://deskhook.lan:8080')
+    const refuse = position(script, '$identity.IsSystem')
+    for (const later of [
+      'Start-Process',
+      'Unregister-ScheduledTask',
+      'Remove-ItemProperty',
+      'Remove-Item',
+      'Stop-Process',
+    ])
+      expect(position(script, later)).toBeGreaterThan(refuse)
+    expect(script).toContain('$productKey = Split-Path -Parent $msiKey')
+    expect(script).toContain("$msiKey = 'HKCU:\\Software\\deskhook\\agent'")
   })
 })
 

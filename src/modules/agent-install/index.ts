@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppContext } from '../../context.ts'
 import { baseUrl } from '../../http/base-url.ts'
 import { requestState } from '../../http/request-state.ts'
+import { readServedTls } from '../../tls/served-record.ts'
 import { agentExeMissing, findAgentExe } from './agent-exe.ts'
 import { readInstallOptions } from './install-options.ts'
 import {
@@ -41,7 +42,9 @@ export const agentInstallRoutes = (ctx: AppContext) => {
       if (refused) return refused
       const exe = await findAgentExe(ctx)
       if (!exe) return text(404, agentExeMissing(ctx, { exactPlaces: false }))
-      return text(200, installScript(server(), exe, options), {
+      // The certificate the PC is to pin: what enrollment tokens carry (desktops/service.ts).
+      const pin = readServedTls(ctx.config.dataDir)?.fingerprint ?? null
+      return text(200, installScript(server(), exe, options, pin), {
         'content-disposition': 'inline; filename="install.ps1"',
       })
     })

@@ -1,15 +1,23 @@
 # deskhook agent installer for Windows (Windows PowerShell 5.1 or later; no admin rights needed).
 #
 # The deskhook server serves this script at /_/agent/install.ps1 with its own URL, the agent's
-# SHA-256 and (from ?token=...) a one-time enrollment token filled in. Run it in the session of
-# the user whose desktop the agent drives:
+# SHA-256, the fingerprint of its TLS certificate (https servers) and (from ?token=...) a one-time
+# enrollment token filled in. Run it in the session of the user whose desktop the agent drives,
+# with the command the dashboard shows (Desktops > Connect a desktop), e.g. over http:
 #
 #   irm "http://deskhook.lan:8080/_/agent/install.ps1?token=dhe_..." | iex
 #
-# It installs the agent for this user in %LOCALAPPDATA%\deskhook, refuses a download whose
-# SHA-256 differs, enrolls this PC with the token, and registers a Task Scheduler task that starts
-# the agent at logon in this session and starts it again if it stops. Running it again upgrades
-# the agent in place and keeps this PC's credential. /_/agent/uninstall.ps1 removes it all.
+# An https server under --tls auto has its own CA, which Windows does not trust: there the
+# dashboard's command first turns on TLS 1.2 and pins the CA's fingerprint (the part of the token
+# after ~) to fetch this script (windowsInstallCommand in service.ts), and this script pins the same
+# certificate to download the agent.
+#
+# It refuses to run as SYSTEM (an Intune/SCCM "System" push would enroll an agent in session 0,
+# which has no desktop), installs the agent for this user in %LOCALAPPDATA%\deskhook, refuses a
+# download whose SHA-256 differs, enrolls this PC with the token, and registers a Task Scheduler
+# task that starts the agent at logon in this session and starts it again if it stops. Running it
+# again upgrades the agent in place and keeps this PC's credential. /_/agent/uninstall.ps1 removes
+# it all.
 #
 # Templated by the server; kept to what Windows PowerShell 5.1 understands, ASCII only.
 & {
@@ -23,6 +31,24 @@
   $exeSize = __DESKHOOK_EXE_SIZE__
   $desktopName = __DESKHOOK_NAME__
   $startUrl = __DESKHOOK_START_URL__
+  # SHA-256 of the certificate the server's chain must hold ('' over http, or when Windows trusts
+  # the server's own chain), and the check that pins it (service.ts, pinnedCertificateCheck).
+  $pin = __DESKHOOK_PIN__
+  $pinCheck = __DESKHOOK_PIN_CHECK__
+  $uninstallCommand = __DESKHOOK_UNINSTALL_COMMAND__
+
+  # As SYSTEM (Intune or SCCM "System" install behavior, a startup script, a service) the agent
+  # would run in session 0, which has no desktop, and spend the token there: refused first.
+  $identity = [Security.Principal.WindowsIdentity]::GetCurrent()
+  if ($identity.IsSystem -or ($identity.User.Value -eq 'S-1-5-18')) {
+    throw ('This command runs as SYSTEM (an Intune or SCCM "System" install, a startup script or a ' +
+      'service). The deskhook agent drives the desktop of the user who installs it, and SYSTEM has ' +
+      'none. Nothing was installed and the enrollment token was not used: run the command in the ' +
+      'session of the user whose desktop it drives (Intune: install behavior "User").')
+  }
+
+  # Windows PowerShell 5.1 may not offer TLS 1.2 by default: on before the first download.
+  [Net.ServicePointManager]::SecurityProtocol = [Net.ServicePointManager]::SecurityProtocol -bor 3072
 
   $dir = Join-Path $env:LOCALAPPDATA 'deskhook'
   $exe = Join-Path $dir 'deskhook.exe'
@@ -81,7 +107,7 @@
 
   if (Get-ItemProperty -LiteralPath $msiKey -Name 'ProductCode' -ErrorAction SilentlyContinue) {
     throw ('The deskhook agent was installed here with its MSI (deskhook-agent.msi). Upgrade it with ' +
-      'the new MSI, or remove it first: irm "' + $server + '/_/agent/uninstall.ps1" | iex')
+      'the new MSI, or remove it first: ' + $uninstallCommand)
   }
 
   $enrolledWith = Get-EnrolledServer
@@ -99,16 +125,22 @@
   if (Test-Path -LiteralPath $exe) { $current = Get-Sha256 $exe }
   $replaced = $false
   if ($current -ne $expectedSha256) {
-    try {
-      # Windows PowerShell 5.1 may not offer TLS 1.2 by default (no effect for http://).
-      [Net.ServicePointManager]::SecurityProtocol = [Net.ServicePointManager]::SecurityProtocol -bor 3072
-    } catch { }
     Say ('  downloading deskhook.exe ({0:N1} MB)' -f ($exeSize / 1048576))
+    $trusted = [Net.ServicePointManager]::ServerCertificateValidationCallback
     try {
+      if ($pin -ne '') { [Net.ServicePointManager]::ServerCertificateValidationCallback = $pinCheck }
       Invoke-WebRequest -Uri ($server + '/_/agent/deskhook.exe') -OutFile $download -UseBasicParsing
     } catch {
       Remove-Item -LiteralPath $download -Force -ErrorAction SilentlyContinue
-      throw ('Could not download ' + $server + '/_/agent/deskhook.exe: ' + $_.Exception.Message)
+      $hint = ''
+      if ($pin -ne '') {
+        $hint = (' The server must present the certificate with SHA-256 ' + $pin + ' (its CA): if it was ' +
+          'replaced, copy a new command from the dashboard.')
+      }
+      throw ('Could not download ' + $server + '/_/agent/deskhook.exe: ' + $_.Exception.Message + $hint)
+    } finally {
+      # The session this runs in keeps its own certificate checks.
+      [Net.ServicePointManager]::ServerCertificateValidationCallback = $trusted
     }
     $got = Get-Sha256 $download
     if ($got -ne $expectedSha256) {
@@ -171,7 +203,8 @@
     if (Test-Path -LiteralPath $enrollLog) { $why = (Get-Content -LiteralPath $enrollLog -Tail 5) -join "`r`n" }
     Remove-Item -LiteralPath $enrollLog, ($enrollLog + '.out') -Force -ErrorAction SilentlyContinue
     if (-not $ok) {
-      throw ('The agent did not enroll with ' + $server + ". What it said:`r`n" + $why + "`r`n" +
+      throw ('The agent did not enroll with ' + $server + ". What it said (its log is in " + $dir +
+        "\logs):`r`n" + $why + "`r`n" +
         'A token works once, for an hour: make a new command in the dashboard (Desktops > Connect a desktop). ' +
         'If the PC cannot reach the server, check the address and the firewall.')
     }
@@ -214,5 +247,5 @@
   Say ('  program:  ' + $exe)
   Say ('  server:   ' + $server)
   Say ('  starts:   ' + $how)
-  Say ('  remove:   irm "' + $server + '/_/agent/uninstall.ps1" | iex')
+  Say ('  remove:   ' + $uninstallCommand)
 }

@@ -6,8 +6,9 @@
 #   irm "http://deskhook.lan:8080/_/agent/uninstall.ps1" | iex
 #
 # It stops the agent and removes its Task Scheduler task (or Run value), the program folder
-# %LOCALAPPDATA%\deskhook and with it this PC's credential. An agent installed with the MSI is
-# handed to msiexec, which removes the same things. The desktop stays listed on the server until
+# %LOCALAPPDATA%\deskhook and with it this PC's credential, run journal and logs, and its
+# HKCU\Software\deskhook key. An agent installed with the MSI is handed to msiexec first, which
+# removes the same things. As SYSTEM it refuses: SYSTEM has no agent of its own. The desktop stays listed on the server until
 # an admin revokes it there.
 #
 # Templated by the server; kept to what Windows PowerShell 5.1 understands, ASCII only.
@@ -25,6 +26,12 @@
   $msiKey = 'HKCU:\Software\deskhook\agent'
 
   function Say([string] $text) { Write-Host $text }
+
+  $identity = [Security.Principal.WindowsIdentity]::GetCurrent()
+  if ($identity.IsSystem -or ($identity.User.Value -eq 'S-1-5-18')) {
+    throw ('This command runs as SYSTEM. The deskhook agent is installed per user: run the command ' +
+      'in the session of the user it was installed for (Intune: install behavior "User"). Nothing was removed.')
+  }
 
   # The name this desktop has on the server, for the last hint ('' when unknown).
   $desktopName = ''
@@ -90,6 +97,12 @@
     $removed = $true
   }
   if (Test-Path -LiteralPath $msiKey) { Remove-Item -LiteralPath $msiKey -Recurse -Force }
+  # HKCU\Software\deskhook, once nothing else of deskhook's is in it.
+  $productKey = Split-Path -Parent $msiKey
+  if ((Test-Path -LiteralPath $productKey) -and (@(Get-ChildItem -LiteralPath $productKey).Count -eq 0) -and
+      (@((Get-Item -LiteralPath $productKey).Property).Count -eq 0)) {
+    Remove-Item -LiteralPath $productKey -Force
+  }
 
   Say ''
   if (-not $removed) {
