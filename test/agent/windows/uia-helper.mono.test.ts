@@ -105,6 +105,43 @@ async function runAgainstHelper(source: string): Promise<unknown> {
   }
 }
 
+/** Combo.cs's decisions: which windows are Win32 combo boxes, and what is sent after a selection. */
+const COMBO_PROGRAM = `
+using System;
+using System.Collections.Generic;
+using Deskhook.Uia;
+
+static class Unit
+{
+    static object Plan(string className, int style, int controlId, int current, int wanted, bool wantedIsItem)
+    {
+        var lines = new List<object>();
+        foreach (var m in Combo.Plan(className, new IntPtr(0x1234), style, controlId, current, wanted, wantedIsItem))
+            lines.Add((m.ToParent ? "post parent " : "send combo ") + m.Id.ToString("X4") + " " +
+                      m.WParam.ToInt64().ToString("X8") + " " + m.LParam.ToInt64().ToString("X"));
+        return lines;
+    }
+
+    static void Main()
+    {
+        var classes = new JsonObject();
+        foreach (var name in new[] { "ComboBox", "WindowsForms10.COMBOBOX.app.0.141b42a_r6_ad1", "WindowsForms10.COMBOBOX.app.0.2bf8098_r9_ad1",
+                                     "TComboBox", "ComboBoxEx32", "Edit", "WindowsForms10.EDIT.app.0.141b42a_r6_ad1", "combobox", "", "ComboLBox" })
+            classes[name] = Combo.IsWin32ComboBox(name);
+        var result = new JsonObject();
+        result["classes"] = classes;
+        // WS_CHILD | WS_VISIBLE | WS_VSCROLL | WS_TABSTOP with CBS_DROPDOWNLIST (3), CBS_DROPDOWN (2), CBS_SIMPLE (1).
+        result["dropDownListNotMoved"] = Plan("ComboBox", 0x50210003, 1001, 0, 2, true);
+        result["dropDownMoved"] = Plan("WindowsForms10.COMBOBOX.app.0.141b42a_r6_ad1", 0x50210002, 1001, 2, 2, true);
+        result["simpleNothingSelected"] = Plan("ComboBox", 0x50210001, 7, -1, 0, true);
+        result["otherTextThere"] = Plan("ComboBox", 0x50210003, 1001, 0, 2, false);
+        result["highIdBits"] = Plan("TComboBox", 0x50210003, 0x12345, 1, 1, true);
+        result["notACombo"] = Plan("Edit", 0x50010000, 1001, 0, 2, true);
+        Console.WriteLine(Json.Write(result));
+    }
+}
+`
+
 /** A C# tree for Snapshot.Budget: each node names its children lazily and counts what was fetched. */
 const BUDGET_PROGRAM = `
 using System;
@@ -477,6 +514,53 @@ describe.skipIf(missing.length > 0)('the UIA helper under mono', () => {
       truncated: true,
       kept: ['win(toolbar(toolbar.0 toolbar.1) status(status.0))', 'dialog(dialog.0)'],
     })
+  }, 60_000)
+
+  test('a Win32 or WinForms combo box is sent what pywinauto sends after a selection; other boxes nothing', async () => {
+    const result = (await runAgainstHelper(COMBO_PROGRAM)) as Record<string, unknown>
+    expect(result.classes).toEqual({
+      ComboBox: true,
+      'WindowsForms10.COMBOBOX.app.0.141b42a_r6_ad1': true,
+      'WindowsForms10.COMBOBOX.app.0.2bf8098_r9_ad1': true,
+      TComboBox: true,
+      ComboBoxEx32: false,
+      Edit: false,
+      'WindowsForms10.EDIT.app.0.141b42a_r6_ad1': false,
+      combobox: false,
+      '': false,
+      ComboLBox: false,
+    })
+    // WM_COMMAND (0x111) to the parent: wParam = MAKEWPARAM(id, code), lParam = the box's handle;
+    // CBN_SELENDOK (9), CBN_SELCHANGE (1), CBN_CLOSEUP (8); CB_SETCURSEL (0x14E) first when needed.
+    expect(result.dropDownListNotMoved).toEqual([
+      'send combo 014E 00000002 0',
+      'post parent 0111 000903E9 1234',
+      'post parent 0111 000103E9 1234',
+      'post parent 0111 000803E9 1234',
+    ])
+    expect(result.dropDownMoved).toEqual([
+      'post parent 0111 000903E9 1234',
+      'post parent 0111 000103E9 1234',
+      'post parent 0111 000803E9 1234',
+    ])
+    // A simple box has no list to close: no CBN_CLOSEUP.
+    expect(result.simpleNothingSelected).toEqual([
+      'send combo 014E 00000000 0',
+      'post parent 0111 00090007 1234',
+      'post parent 0111 00010007 1234',
+    ])
+    // Where the box's own item at that place is another text, its selection is not moved.
+    expect(result.otherTextThere).toEqual([
+      'post parent 0111 000903E9 1234',
+      'post parent 0111 000103E9 1234',
+      'post parent 0111 000803E9 1234',
+    ])
+    expect(result.highIdBits).toEqual([
+      'post parent 0111 00092345 1234',
+      'post parent 0111 00012345 1234',
+      'post parent 0111 00082345 1234',
+    ])
+    expect(result.notACombo).toEqual([])
   }, 60_000)
 
   test('the exe is a .NET executable with the PerMonitorV2 manifest embedded', () => {

@@ -265,17 +265,26 @@ namespace Deskhook.Uia
                     Thread.Sleep(150);
                 }
             }
+            // The first choice's place in the list and its label, when UI Automation selected it (not a click).
+            var selectedAt = -1;
+            string selectedLabel = null;
             try
             {
                 var items = Options(automation, element);
                 if (items.Count == 0) throw new Fail("UNSUPPORTED_ACTION", "The " + Describe(element) + " has no options to select");
-                var chosen = new List<IUIAutomationElement>();
+                var chosen = new List<int>();
                 foreach (var value in values) chosen.Add(Match(items, value));
                 for (var i = 0; i < chosen.Count; i++)
                 {
-                    var item = Backend.PatternOf<IUIAutomationSelectionItemPattern>(chosen[i], Pattern.SelectionItem);
-                    if (item == null) { Click(chosen[i], window, false, 1); continue; }
-                    if (i == 0) item.Select();
+                    var option = items[chosen[i]].Value;
+                    var item = Backend.PatternOf<IUIAutomationSelectionItemPattern>(option, Pattern.SelectionItem);
+                    if (item == null) { Click(option, window, false, 1); continue; }
+                    if (i == 0)
+                    {
+                        item.Select();
+                        selectedAt = chosen[i];
+                        selectedLabel = items[chosen[i]].Key;
+                    }
                     else item.AddToSelection();
                 }
             }
@@ -287,6 +296,10 @@ namespace Deskhook.Uia
                     catch (COMException) { }
                 }
             }
+            // A classic Win32 or WinForms combo box may not tell the app about a selection made
+            // through UI Automation alone: send it the notifications a person's choice sends (Combo.cs).
+            if (type == ControlType.ComboBox && values.Count == 1 && selectedAt >= 0)
+                Combo.AfterSelect(element.get_CurrentNativeWindowHandle(), selectedAt, selectedLabel);
             return new JsonObject();
         }
 
@@ -316,11 +329,12 @@ namespace Deskhook.Uia
             return string.Join(" ", texts.ToArray());
         }
 
-        static IUIAutomationElement Match(List<KeyValuePair<string, IUIAutomationElement>> items, string wanted)
+        /// <summary>The place in `items` of the option named `wanted` (exactly, else ignoring case and outer spaces).</summary>
+        static int Match(List<KeyValuePair<string, IUIAutomationElement>> items, string wanted)
         {
-            foreach (var item in items) if (item.Key == wanted) return item.Value;
-            foreach (var item in items)
-                if (string.Equals(item.Key.Trim(), wanted.Trim(), StringComparison.CurrentCultureIgnoreCase)) return item.Value;
+            for (var i = 0; i < items.Count; i++) if (items[i].Key == wanted) return i;
+            for (var i = 0; i < items.Count; i++)
+                if (string.Equals(items[i].Key.Trim(), wanted.Trim(), StringComparison.CurrentCultureIgnoreCase)) return i;
             var shown = new List<string>();
             foreach (var item in items)
                 if (item.Key.Length > 0 && shown.Count < 30) shown.Add("\"" + item.Key + "\"");
