@@ -16,4 +16,8 @@ await ensureDebianPackages('The Windows helper and installer tests', [
   ['/usr/bin/wixl', 'wixl'],
   ['/usr/bin/msiinfo', 'msitools'],
   ['/usr/bin/osslsigncode', 'osslsigncode'],
+  // The agent's exe is started under Wine (test/installer/wine.ts), with a MinGW-built stand-in
+  // for the one system DLL Wine 8 lacks.
+  ['/usr/lib/wine/wine64', 'wine64'],
+  ['/usr/bin/x86_64-w64-mingw32-gcc', 'gcc-mingw-w64-x86-64-posix'],
 ])

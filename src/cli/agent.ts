@@ -1,12 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Command, Option } from 'commander'
+import pino, { type DestinationStream } from 'pino'
 import { Agent } from '../agent/agent.ts'
 import { BrowserDriver, defaultExecutablePath } from '../agent/drivers/browser/index.ts'
 import { createLinuxDesktopDriver } from '../agent/drivers/linux/index.ts'
 import { createWindowsDesktopDriver } from '../agent/drivers/windows/index.ts'
 import { defaultStateDir, StateStore } from '../agent/state-store.ts'
 import { runAutomation } from '../automation/runner.ts'
+import { defaultAgentLogFile, rollingLogFile, stderrUsable } from '../lib/log-file.ts'
 import { createLogger, type Logger } from '../lib/logger.ts'
 import { PIN_SEPARATOR, parseFingerprint, splitEnrollmentToken } from '../lib/tls-pin.ts'
 import { DRIVER_CAPABILITIES, type Driver } from '../protocol/driver.ts'
@@ -63,6 +65,11 @@ export function registerAgent(program: Command): void {
       `where the credential, run journal and browser PID are kept (default: ${defaultStateDir()})`,
     )
     .option('--log-level <level>', 'fatal|error|warn|info|debug', 'info')
+    .option(
+      '--log-file <path>',
+      'also write the log to this file, rolled at 10 MiB, five old files kept ("none": stderr only; ' +
+        `default: ${defaultAgentLogFile() ?? 'none here, %LOCALAPPDATA%\\deskhook\\logs\\agent.log on Windows'})`,
+    )
     .option('--reconnect-max <ms>', 'longest wait between reconnect attempts', '30000')
     .addHelpText(
       'after',
@@ -77,8 +84,9 @@ export function registerAgent(program: Command): void {
       )}`,
     )
     .action(async (opts) => {
-      // The agent logs to stderr: stdout stays free for anything a wrapper script wants to read.
-      const log = createLogger({ level: opts.logLevel, format: 'json', destination: process.stderr })
+      // The agent logs to stderr (stdout stays free for anything a wrapper script wants to read)
+      // and to its log file: on Windows it has no console, so the file is where its log is.
+      const log = await agentLogger(opts.logLevel, opts.logFile)
       const problems: string[] = []
       if (!/^https?:\/\/[^\s]+$/.test(opts.server ?? ''))
         problems.push(`--server must be an http(s) URL, got ${JSON.stringify(opts.server)}`)
@@ -124,6 +132,7 @@ export function registerAgent(program: Command): void {
       }
       problems.push(...pinProblems(opts))
       if (problems.length) {
+        log.error({ problems }, 'invalid agent options')
         process.stderr.write(`Invalid agent options:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`)
         process.exit(2)
       }
@@ -164,6 +173,30 @@ export function registerAgent(program: Command): void {
       )
       agent.start()
     })
+}
+
+/** JSON lines to stderr when it leads somewhere, and to the log file (src/lib/log-file.ts). */
+async function agentLogger(level: string, logFile: string | undefined): Promise<Logger> {
+  const path = logFile === 'none' ? undefined : (logFile ?? defaultAgentLogFile())
+  const streams: { level: 'trace'; stream: DestinationStream }[] = []
+  if (stderrUsable()) streams.push({ level: 'trace', stream: process.stderr })
+  let fileProblem: string | undefined
+  if (path) {
+    try {
+      streams.push({ level: 'trace', stream: (await rollingLogFile(path)).stream })
+    } catch (err) {
+      fileProblem = `the log file ${path} cannot be written: ${(err as Error).message}`
+    }
+  }
+  const destination =
+    streams.length === 0
+      ? process.stderr
+      : streams.length === 1
+        ? streams[0]!.stream
+        : pino.multistream(streams)
+  const log = createLogger({ level, format: 'json', destination: destination as NodeJS.WritableStream })
+  if (fileProblem) log.warn(fileProblem)
+  return log
 }
 
 /** A pin needs https, and must be a SHA-256 fingerprint (a mangled token is said so). */
@@ -216,6 +249,7 @@ async function startDriver(
           : createLinuxDesktopDriver({ stateDir, log })
       await driver.start()
     } catch (err) {
+      log.error({ err }, `the ${opts.driver} driver cannot start`)
       process.stderr.write(
         `deskhook agent: the ${opts.driver} driver cannot start: ${(err as Error).message}\n`,
       )
