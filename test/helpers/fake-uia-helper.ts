@@ -16,7 +16,13 @@
 // (helper/Desktop.cs), and `session` reports the state.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { HELPER_PROTOCOL_VERSION, type HelperNode, type HelperWindow } from '../../src/protocol/helper.ts'
+import { TypeCompiler } from '@sinclair/typebox/compiler'
+import {
+  HELPER_COMMANDS,
+  HELPER_PROTOCOL_VERSION,
+  type HelperNode,
+  type HelperWindow,
+} from '../../src/protocol/helper.ts'
 
 /** The command line that runs the fake helper (for HelperHost / createWindowsDesktopDriver). */
 export const FAKE_UIA_HELPER: readonly string[] = [process.execPath, import.meta.path]
@@ -30,6 +36,22 @@ const SESSION_REASONS: Record<string, string> = {
   secure_desktop: 'SECURE_DESKTOP',
 }
 const NEEDS_DESKTOP = new Set(['act', 'launch', 'focus', 'screenshot', 'input'])
+
+/**
+ * Each command's arguments, checked before it runs as the real helper checks them (Args in
+ * helper/Channel.cs): a missing or mistyped one is BAD_REQUEST naming it.
+ */
+const ARGS = Object.fromEntries(
+  Object.entries(HELPER_COMMANDS).map(([cmd, { args }]) => [cmd, TypeCompiler.Compile(args)]),
+)
+
+function argumentProblem(cmd: string, args: Record<string, unknown>): string | undefined {
+  const check = ARGS[cmd]
+  if (!check || check.Check(args)) return undefined
+  const first = check.Errors(args).First()
+  const name = first?.path.split('/')[1]
+  return name ? `argument "${name}": ${first!.message}` : (first?.message ?? 'bad arguments')
+}
 
 export interface FakeFault {
   /** The command whose next call is hit. */
@@ -155,12 +177,14 @@ function serve(): void {
     snapshot(args) {
       const win = readable(args.windowId)
       win.generation++
-      const elementCount = win.nodes.size
+      // The element budget, as the real helper applies it while walking (helper/Snapshot.cs): the
+      // first maxElements nodes depth-first, which are the nodes of the lowest indices.
+      const budget = Number(args.maxElements)
       return {
         window: win.window,
-        root: numbered(win.root, win.generation),
-        truncated: false,
-        elementCount,
+        root: numbered(win.root, win.generation, budget),
+        truncated: win.nodes.size > budget,
+        elementCount: Math.min(win.nodes.size, budget),
         tookMs: 1,
       }
     },
@@ -237,8 +261,21 @@ function serve(): void {
       answer({ id: null, ok: false, error: { code: 'BAD_REQUEST', message: 'not a JSON line' } })
       return
     }
-    const id = typeof request.id === 'string' ? request.id : null
-    const cmd = String(request.cmd)
+    const id = typeof request?.id === 'string' ? request.id : null
+    if (id === null || typeof request.cmd !== 'string') {
+      answer({
+        id,
+        ok: false,
+        error: { code: 'BAD_REQUEST', message: 'a request is {"id": string, "cmd": string, "args": object}' },
+      })
+      return
+    }
+    const cmd = request.cmd
+    const args = request.args ?? {}
+    if (typeof args !== 'object' || Array.isArray(args)) {
+      answer({ id, ok: false, error: { code: 'BAD_REQUEST', message: 'args must be an object' } })
+      return
+    }
     const fault = faults.findIndex((f) => f.on === cmd)
     if (fault >= 0) {
       const [hit] = faults.splice(fault, 1)
@@ -253,6 +290,17 @@ function serve(): void {
       answer({ id, ok: false, error: { code: hit!.code ?? 'INTERNAL', message: hit!.message ?? 'injected' } })
       return
     }
+    // Arguments first, then the session: the real helper reads its arguments before it looks at the desktop.
+    const run = commands[cmd]
+    if (!run) {
+      answer({ id, ok: false, error: { code: 'UNKNOWN_COMMAND', message: `Unknown command "${cmd}"` } })
+      return
+    }
+    const problem = argumentProblem(cmd, args as Record<string, unknown>)
+    if (problem) {
+      answer({ id, ok: false, error: { code: 'BAD_REQUEST', message: problem } })
+      return
+    }
     if (session !== 'active' && NEEDS_DESKTOP.has(cmd)) {
       answer({
         id,
@@ -261,13 +309,8 @@ function serve(): void {
       })
       return
     }
-    const run = commands[cmd]
-    if (!run) {
-      answer({ id, ok: false, error: { code: 'UNKNOWN_COMMAND', message: `Unknown command "${cmd}"` } })
-      return
-    }
     try {
-      const result = await run((request.args ?? {}) as Record<string, unknown>)
+      const result = await run(args as Record<string, unknown>)
       answer({ id, ok: true, result })
     } catch (error) {
       const code = error instanceof Fail ? error.code : 'INTERNAL'
@@ -303,11 +346,17 @@ function serve(): void {
   })()
 }
 
-/** The tree with this generation's refs; a password box never shows its value. */
-function numbered(node: HelperNode, generation: number): HelperNode {
-  const copy: HelperNode = { ...node, ref: `${generation}:${node.ref.split(':')[1]}` }
+/**
+ * The tree with this generation's refs, nodes of index `budget` and on left out; a password box
+ * never shows its value.
+ */
+function numbered(node: HelperNode, generation: number, budget: number): HelperNode {
+  const index = Number(node.ref.split(':')[1])
+  const copy: HelperNode = { ...node, ref: `${generation}:${index}` }
   if (node.states.includes('password')) copy.value = ''
-  copy.children = node.children.map((child) => numbered(child, generation))
+  copy.children = node.children
+    .filter((child) => Number(child.ref.split(':')[1]) < budget)
+    .map((child) => numbered(child, generation, budget))
   return copy
 }
 

@@ -86,6 +86,58 @@ SYNC = {
 }
 
 
+# Each command's arguments as src/protocol/helper.ts (HELPER_COMMANDS) types them: name → (kind,
+# required, minimum). They are checked before the command runs, so a missing or mistyped argument
+# is a BAD_REQUEST naming it (as the Windows helper's Args in
+# src/agent/drivers/windows/helper/Channel.cs answers), never an INTERNAL from deep inside.
+# test/agent/native/helper-contract.test.ts derives its bad arguments from the TypeScript
+# schemas: a command or argument missing here fails there.
+ARGS = {
+    'hello': {'protocol': ('int', True, None)},
+    'session': {},
+    'listWindows': {},
+    'snapshot': {'windowId': ('str', True, None), 'maxElements': ('int', True, 1)},
+    'act': {'windowId': ('str', True, None), 'action': ('obj', True, None)},
+    'waitForChange': {'windowId': ('str', True, None), 'timeoutMs': ('int', True, 0)},
+    'screenshot': {'windowId': ('str', True, None), 'quality': ('int', False, None)},
+    'launch': {'executable': ('str', True, None), 'args': ('strs', False, None), 'cwd': ('str', False, None),
+               'titleContains': ('str', False, None), 'timeoutMs': ('int', True, 1)},
+    'close': {'executable': ('str', False, None), 'args': ('strs', False, None), 'cwd': ('str', False, None),
+              'processName': ('str', False, None), 'pids': ('ints', False, None), 'timeoutMs': ('int', False, None)},
+    'focus': {'windowId': ('str', True, None)},
+    'watchInput': {'windowId': ('str', True, None), 'watch': ('str', True, None)},
+    'unwatchInput': {'watch': ('str', True, None)},
+    'input': {'windowId': ('str', True, None), 'input': ('obj', True, None)},
+}
+
+
+def is_int(value):
+    return (isinstance(value, int) and not isinstance(value, bool)) or (isinstance(value, float) and value.is_integer())
+
+
+KINDS = {
+    'str': ('a string', lambda v: isinstance(v, str)),
+    'int': ('an integer', is_int),
+    'obj': ('an object', lambda v: isinstance(v, dict)),
+    'strs': ('an array of strings', lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v)),
+    'ints': ('an array of integers', lambda v: isinstance(v, list) and all(is_int(x) for x in v)),
+}
+
+
+def check_args(cmd, args):
+    for name, (kind, required, minimum) in ARGS[cmd].items():
+        value = args.get(name)
+        if value is None:
+            if required:
+                raise Fail('BAD_REQUEST', f'missing argument "{name}"')
+            continue
+        what, valid = KINDS[kind]
+        if not valid(value):
+            raise Fail('BAD_REQUEST', f'argument "{name}" must be {what}')
+        if minimum is not None and value < minimum:
+            raise Fail('BAD_REQUEST', f'argument "{name}" must be at least {minimum}')
+
+
 def handle(line):
     try:
         request = json.loads(line)
@@ -98,7 +150,9 @@ def handle(line):
               'ok': False, 'error': {'code': 'BAD_REQUEST', 'message': 'a request is {"id": string, "cmd": string, "args": object}'}})
         return
     request_id, cmd = request['id'], request['cmd']
-    args = request.get('args') or {}
+    args = request.get('args')
+    if args is None:
+        args = {}
     if not isinstance(args, dict):
         send({'id': request_id, 'ok': False, 'error': {'code': 'BAD_REQUEST', 'message': 'args must be an object'}})
         return
@@ -107,6 +161,9 @@ def handle(line):
         Deferred(request_id, bus, ready, result, timeout_ms, settle)
 
     try:
+        if cmd not in ARGS:
+            raise Fail('UNKNOWN_COMMAND', f'Unknown command "{cmd}"')
+        check_args(cmd, args)
         if cmd in SYNC:
             result = SYNC[cmd](args)
         elif cmd == 'act':
