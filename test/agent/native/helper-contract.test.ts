@@ -729,11 +729,7 @@ describe.skipIf(monoMissing.length > 0)(
       backend: 'uia',
       desktop: false,
       cannot: { desktop: 'needs UI Automation: cannot run under mono (Windows only), proven on a real PC' },
-      disagrees: {
-        // The C# files are another change's to edit: reported, not fixed here.
-        [badArgsCheck('close')]:
-          'helper/Apps.cs Close never reads "cwd", so a mistyped cwd is not refused (it answers DISCONNECTED here, and on Windows it would be ignored)',
-      },
+      disagrees: {},
       command: () => ['mono', exe],
       env: () => undefined,
       window: () => {

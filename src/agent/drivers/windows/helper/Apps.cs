@@ -122,6 +122,9 @@ namespace Deskhook.Uia
         {
             var executable = Args.OptStr(args, "executable");
             var arguments = Args.OptStrList(args, "args");
+            // Read for its type only: Windows tells another process's working directory only from
+            // inside its memory, so apps are matched by executable and arguments (docs/windows.md).
+            Args.OptStr(args, "cwd");
             var name = (Args.OptStr(args, "processName") ?? "").ToLowerInvariant();
             var pids = new HashSet<long>(Args.OptIntList(args, "pids") ?? new List<long>());
             var timeoutMs = Args.OptInt(args, "timeoutMs", 0) ?? 5000;
