@@ -4,6 +4,7 @@
 // (TogglePattern; a radio button through SelectionItem), keys, focus and read. The element is found
 // again from its window by its RuntimeId; a modal dialog of its app blocks every other window of it.
 using System;
+using System.Diagnostics;
 using System.Collections.Generic;
 using System.Runtime.InteropServices;
 using System.Threading;
@@ -262,7 +263,9 @@ namespace Deskhook.Uia
                 if (dropdown != null && dropdown.get_CurrentExpandCollapseState() == 0)
                 {
                     dropdown.Expand();
-                    Thread.Sleep(150);
+                    // Its items appear as the list opens: waited for (bounded), not a fixed pause.
+                    var opening = Stopwatch.StartNew();
+                    while (Options(automation, element).Count == 0 && opening.ElapsedMilliseconds < 1500) Thread.Sleep(20);
                 }
             }
             // The first choice's place in the list and its label, when UI Automation selected it (not a click).
