@@ -8,6 +8,7 @@ import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { normalisePath } from '../jobs/path-pattern.ts'
 import type { Job } from '../jobs/service.ts'
+import { callSecretPaths } from '../secrets/kept-headers.ts'
 import { digestSecretInputs } from '../secrets/secret-digest.ts'
 import { holdSecretInputs, splitSecretInputs } from '../secrets/secret-inputs.ts'
 import type { ExecutionRow } from './model.ts'
@@ -133,8 +134,9 @@ export function acceptExecution(
         if (prev)
           ctx.db.update(executions).set({ idempotencyKey: null }).where(eq(executions.seq, prev.seq)).run()
       }
-      // Secret inputs are stored masked; their values wait in memory for the run (never on disk).
-      const { masked, values } = splitSecretInputs(req.input, req.job.secretInputs ?? [])
+      // Secret inputs and kept headers are stored masked; their values wait in memory for the run
+      // (never on disk), each call's its own.
+      const { masked, values } = splitSecretInputs(req.input, callSecretPaths(req.job))
       const execution: ExecutionRow = {
         seq: 0,
         id: newId(),

@@ -8,7 +8,7 @@ import { isReservedPath } from '../jobs/path-pattern.ts'
 import { jobNotFound, matchJob } from '../jobs/service.ts'
 import { requireScope } from '../keys/scopes.ts'
 import { noteJobCall } from '../metrics/job-calls.ts'
-import { keepHeaderSecrets } from '../secrets/kept-headers.ts'
+import { keepHeaderSecrets, keptHeaderValues } from '../secrets/kept-headers.ts'
 import { ENVELOPE_KEY } from '../teach/model.ts'
 import { teach } from '../teach/service.ts'
 import { httpInfo, mergeInput, queryObject } from './job-input.ts'
@@ -55,15 +55,17 @@ export const triggerRoutes = (ctx: AppContext, runtime: Runtime) =>
           `${match.job.method} ${match.job.path} is still learning: promote it to live in the dashboard (or \`deskhook jobs promote\`), or send a teaching call with the ${ENVELOPE_KEY} envelope`,
           { jobId: match.job.id, mode: match.job.mode },
         )
-      keepHeaderSecrets(ctx, match.job, request)
       const state = requestState(request)
+      const http = httpInfo(request, path, match.params)
+      // The call's own kept credential headers: a secret input of this call (kept-headers.ts).
+      Object.assign(http.headers, keptHeaderValues(match.job, request))
       const answer = await liveCall(ctx, runtime, {
         request,
         server,
         job: match.job,
         method,
         path,
-        input: { ...input, _http: httpInfo(request, path, match.params) },
+        input: { ...input, _http: http },
         apiKeyId: state.apiKey?.id ?? null,
         requestId: state.id,
         baseUrl: baseUrl(ctx),

@@ -17,6 +17,7 @@ import {
 import { getJobCached as getJob, getJob as getJobFresh, type Job } from '../../modules/jobs/service.ts'
 import { recomputeStability } from '../../modules/jobs/stability.ts'
 import { observeDispatch, observeRunEnd } from '../../modules/metrics/service.ts'
+import { callSecretPaths, withCallHeaders } from '../../modules/secrets/kept-headers.ts'
 import {
   forgetSecretInputs,
   hasMaskedSecretInput,
@@ -212,7 +213,8 @@ export class Scheduler implements Service {
     // The call's secret inputs were held in memory when it was accepted: after a restart they are
     // gone, and the run cannot be made without them.
     const held = heldSecretInputs(this.ctx, row.id)
-    if (!held && hasMaskedSecretInput(row.input, getJob(this.ctx, row.jobId)?.secretInputs ?? []))
+    const job = getJob(this.ctx, row.jobId)
+    if (!held && hasMaskedSecretInput(row.input, job ? callSecretPaths(job) : []))
       return this.#finish(row, () =>
         completionFromFailure(row, 'failed', {
           code: 'SECRET_INPUT_LOST',
@@ -220,6 +222,8 @@ export class Scheduler implements Service {
             "The call's secret inputs were kept only in the server's memory, and the server restarted before the run started; call the job again",
         }),
       )
+    // A kept header is the call's own (kept-headers.ts), never one another call left behind.
+    secrets = withCallHeaders(secrets, job, held)
     const masked = held ? { ...secrets, ...secretInputTexts(held) } : secrets
     let outcome: Promise<RunOutcome>
     try {
