@@ -169,6 +169,10 @@ export const authPages = (ctx: AppContext, state: DashboardState) =>
           'FORBIDDEN',
           'The setup link is not valid; open the link the server printed when it started',
         )
+      // Claimed before the password hash is awaited, so concurrent posts of the link cannot each
+      // create an admin (issue 23, N6); given back only if this attempt created nobody.
+      const claimed = state.setupToken
+      state.setupToken = null
       try {
         setWorkspaceName(ctx, form.workspace ?? '')
         const user = await createUser(
@@ -176,10 +180,10 @@ export const authPages = (ctx: AppContext, state: DashboardState) =>
           { email: form.email ?? '', password: form.password ?? '', role: 'admin' },
           'self',
         )
-        state.setupToken = null
         ctx.log.info({ userId: user.id }, 'workspace set up; first admin created')
         return signedInRedirect(ctx, request, user.id, '/_/')
       } catch (error) {
+        if (countUsers(ctx) === 0) state.setupToken = claimed
         if (!(error instanceof AppError) || error.status !== 400) throw error
         return formPage(
           ctx,
@@ -224,7 +228,8 @@ export const authPages = (ctx: AppContext, state: DashboardState) =>
         return page('Enter the email address you sign in with', 400)
       }
       const keys = [`email:${email}`, `ip:${clientAddress(request, server)}`]
-      const wait = state.throttle.retryAfterMs(keys)
+      // Checked and counted before the hash is awaited: parallel attempts cannot all pass the check.
+      const wait = state.throttle.begin(keys)
       if (wait > 0) {
         const minutes = Math.ceil(wait / 60_000)
         ctx.log.warn({ email }, 'sign-in refused: too many failed attempts')
@@ -236,7 +241,6 @@ export const authPages = (ctx: AppContext, state: DashboardState) =>
       }
       const user = await verifyCredentials(ctx, email, form.password ?? '')
       if (!user) {
-        state.throttle.fail(keys)
         ctx.log.info({ email }, 'sign-in failed')
         return page('That email and password do not match an account here', 401)
       }

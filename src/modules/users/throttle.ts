@@ -28,6 +28,18 @@ export class SignInThrottle {
     return wait
   }
 
+  /**
+   * Checks and counts an attempt in one step, before its password is verified: returns the wait
+   * (nothing counted) or 0, with the attempt already counted as a failure. Counting it only after
+   * the hash was awaited let any number of parallel attempts through the check (issue 23, N3); a
+   * right password takes its count back with `succeed`.
+   */
+  begin(keys: string[]): number {
+    const wait = this.retryAfterMs(keys)
+    if (wait === 0) this.fail(keys)
+    return wait
+  }
+
   fail(keys: string[]): void {
     const now = this.now()
     for (const key of keys) this.#failures.set(key, [...this.#recent(key, now), now])
