@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts'
 import { checkCsrf, gateDashboard, isDashboardPath } from '../dashboard/gate.ts'
 import { dashboardError } from '../dashboard/pages/errors.tsx'
 import { AppError, errorBody } from '../lib/errors.ts'
+import { withoutDataDir } from '../modules/health/public-text.ts'
 import { METRICS_PATH, metricsOpenTo } from '../modules/metrics/access.ts'
 import { isStorageError, noteStorageFailure, storageUnavailable } from '../runtime/storage-guard.ts'
 import type { ApiKeyCheck } from './api-key-check.ts'
@@ -41,7 +42,9 @@ export const httpPlugin = (ctx: AppContext, keys: ApiKeyCheck) =>
     .onError({ as: 'global' }, ({ code, error, request, set }) => {
       const state = requestState(request)
       if (isStorageError(error)) noteStorageFailure(ctx, error)
-      const appError = toAppError(code, error)
+      let appError = toAppError(code, error)
+      // Before a key or session is shown, no message says where the data lives (the log does).
+      if (!state.apiKey && !state.signedIn) appError = publicError(ctx, appError)
       if (appError.status >= 500) ctx.log.error({ reqId: state.id, err: error }, 'request failed')
       set.status = appError.status
       if (isDashboardPath(state.url.pathname)) {
@@ -75,6 +78,11 @@ export const httpPlugin = (ctx: AppContext, keys: ApiKeyCheck) =>
         'request',
       )
     })
+
+function publicError(ctx: AppContext, e: AppError): AppError {
+  const message = withoutDataDir(ctx.config.dataDir, e.message)
+  return message === e.message ? e : new AppError(e.code, message, e.details, e.headers)
+}
 
 function toAppError(code: string | number, error: unknown): AppError {
   if (error instanceof AppError) return error

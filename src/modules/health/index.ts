@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppContext } from '../../context.ts'
 import { probeWrite, STORAGE_RETRY_AFTER_S } from '../../runtime/storage-guard.ts'
 import { VERSION } from '../../version.ts'
+import { withoutDataDir } from './public-text.ts'
 
 /**
  * Liveness and readiness in one: `db` is `ok` only when a real write commits (a full disk fails
@@ -27,7 +28,8 @@ export const healthRoutes = (ctx: AppContext) => {
       version: VERSION,
       uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
       db,
-      ...(ctx.storage.lost ? { reason: ctx.storage.lost } : {}),
+      // Public: why, but never where the data lives (the log line has the path).
+      ...(ctx.storage.lost ? { reason: withoutDataDir(ctx.config.dataDir, ctx.storage.lost) } : {}),
     }
   })
 }
