@@ -41,10 +41,26 @@ export function cookies(request: Request): Bun.CookieMap {
 export function gateDashboard(ctx: AppContext, request: Request, path: string): SignedIn | undefined {
   const signedIn = readSession(ctx, cookies(request).get(SESSION_COOKIE) ?? undefined) ?? undefined
   if (!signedIn && !isOpenPage(path)) throw new AppError('UNAUTHORIZED', 'Sign in to use the dashboard')
+  // Before any body is read or validated: another site's request gets the same 403 on every route.
+  checkSameSite(request)
   return signedIn
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+const otherSite = () => new AppError('FORBIDDEN', 'This request came from another site and was refused')
+
+/**
+ * A state-changing request another site started is refused: an Origin of another host, one that
+ * is no URL at all (a 403 like any other site's, not a parse error's 500: issue 23, N8), or
+ * `Sec-Fetch-Site: cross-site`. `Origin: null` (privacy-sensitive contexts) is left to the token.
+ */
+function checkSameSite(request: Request): void {
+  if (SAFE_METHODS.has(request.method)) return
+  const origin = request.headers.get('origin')
+  if (origin && origin !== 'null' && URL.parse(origin)?.host !== new URL(request.url).host) throw otherSite()
+  if (request.headers.get('sec-fetch-site') === 'cross-site') throw otherSite()
+}
 
 /**
  * Every state-changing dashboard request carries the CSRF token: the session's token for signed-in
@@ -54,12 +70,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
  */
 export function checkCsrf(request: Request, body: unknown, signedIn: SignedIn | undefined): void {
   if (SAFE_METHODS.has(request.method)) return
-  const url = new URL(request.url)
-  const origin = request.headers.get('origin')
-  if (origin && origin !== 'null' && new URL(origin).host !== url.host)
-    throw new AppError('FORBIDDEN', 'This request came from another site and was refused')
-  if (request.headers.get('sec-fetch-site') === 'cross-site')
-    throw new AppError('FORBIDDEN', 'This request came from another site and was refused')
+  checkSameSite(request)
   const sent =
     request.headers.get('x-csrf-token') ??
     (body && typeof body === 'object' && typeof (body as { _csrf?: unknown })._csrf === 'string'

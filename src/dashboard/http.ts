@@ -44,17 +44,39 @@ export function htmlResponse(
   })
 }
 
+const utf8 = new TextEncoder()
+
+/**
+ * A header value carries printable ASCII only: anything else is sent as its UTF-8 bytes
+ * percent-encoded, so a Location never holds a raw byte (Latin-1) or fails to be sent (a 500).
+ */
+const asciiLocation = (location: string) =>
+  location.replace(/[^\x21-\x7e]/gu, (c) =>
+    [...utf8.encode(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+  )
+
 /** After a form post: 303 so the browser GETs the next page (no "resubmit form?"). */
 export function redirect(location: string, headers: Record<string, string> = {}): Response {
   return new Response(null, {
     status: 303,
-    headers: { location, 'cache-control': 'no-store', ...securityHeaders(), ...headers },
+    headers: {
+      location: asciiLocation(location),
+      'cache-control': 'no-store',
+      ...securityHeaders(),
+      ...headers,
+    },
   })
 }
 
-/** Only same-site relative paths under /_/ are followed after sign-in (no open redirect). */
+/**
+ * Only same-site relative paths under /_/ are followed after sign-in (no open redirect), written
+ * in printable ASCII as the dashboard's own links are (a `next` it made is percent-encoded);
+ * anything else goes to the jobs page.
+ */
 export function safeNext(next: unknown): string {
-  return typeof next === 'string' && /^\/_\/(?!\/)[^\\\s]*$/.test(next) && !next.startsWith('/_/sign-')
+  return typeof next === 'string' &&
+    /^\/_\/(?!\/)[\x21-\x5b\x5d-\x7e]*$/.test(next) &&
+    !next.startsWith('/_/sign-')
     ? next
     : '/_/'
 }
