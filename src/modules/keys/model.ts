@@ -36,6 +36,12 @@ export interface KeyAccess {
   path: string
   scopes: readonly Scope[]
   job: boolean
+  /**
+   * Match the job patterns on the path alone: the gate's look at a job trigger, whose method is
+   * known only once the body is read (a teaching call may teach another method, `deskhook.method`);
+   * the trigger handler then checks the method the call will run or teach.
+   */
+  anyMethod?: boolean
 }
 
 const invalid = (message: string) => new AppError('INVALID_REQUEST', message)

@@ -6,8 +6,8 @@ import type { JobPattern, KeyAccess, KeyGrant, Scope } from './model.ts'
  * Pure checks of a key's grant against a request: no I/O, so the trigger handler can re-check
  * once it knows whether the call teaches or runs.
  */
-export function matchesJobPattern(pattern: JobPattern, method: string, path: string): boolean {
-  if (pattern.method && pattern.method !== method.toUpperCase()) return false
+export function matchesJobPattern(pattern: JobPattern, method: string | null, path: string): boolean {
+  if (pattern.method && method !== null && pattern.method !== method.toUpperCase()) return false
   const segments = normalisePath(path).split('/').slice(1)
   const p = pattern.segments
   // A trailing `*` takes the rest of the path (one segment or more); elsewhere a `*` is one segment.
@@ -18,7 +18,8 @@ export function matchesJobPattern(pattern: JobPattern, method: string, path: str
 
 export function permits(grant: KeyGrant, access: KeyAccess): boolean {
   if (grant.scopes && !access.scopes.some((s) => grant.scopes!.includes(s))) return false
-  if (access.job && grant.jobs && !grant.jobs.some((p) => matchesJobPattern(p, access.method, access.path)))
+  const method = access.anyMethod ? null : access.method
+  if (access.job && grant.jobs && !grant.jobs.some((p) => matchesJobPattern(p, method, access.path)))
     return false
   return true
 }
@@ -36,9 +37,19 @@ export function requireAccess(grant: KeyGrant, access: KeyAccess): void {
   )
 }
 
-/** The trigger handler's second look, once it knows whether the call teaches or runs. */
-export function requireScope(grant: KeyGrant | undefined, scope: Scope, method: string, path: string): void {
-  if (grant) requireAccess(grant, { method, path, scopes: [scope], job: true })
+/**
+ * The trigger handler's second look, once it knows whether the call teaches or runs: `method` and
+ * `path` are what the call will run or teach (a teaching call's `deskhook.method` and pattern, not
+ * its HTTP method). `job: false` checks the scope alone, before the taught route is known.
+ */
+export function requireScope(
+  grant: KeyGrant | undefined,
+  scope: Scope,
+  method: string,
+  path: string,
+  job = true,
+): void {
+  if (grant) requireAccess(grant, { method, path, scopes: [scope], job })
 }
 
 function describe(access: KeyAccess): string {

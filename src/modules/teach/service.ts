@@ -23,6 +23,11 @@ export interface TeachRequest {
   envelope: unknown
   input: JobInput
   http: HttpInfo
+  /**
+   * Throws when the caller may not teach `method` `path`: called with what this call will teach
+   * (the taught method, on the call's path and on the job's pattern) before anything is written.
+   */
+  authorize?: (method: string, path: string) => void
 }
 
 export interface TeachResult {
@@ -44,7 +49,9 @@ export function teach(ctx: AppContext, req: TeachRequest): TeachResult {
       `Jobs can be registered on ${JOB_METHODS.join(', ')}, not ${method}; set ${ENVELOPE_KEY}.method to teach one of those from this call`,
       { field: `${ENVELOPE_KEY}.method` },
     )
+  req.authorize?.(method, req.path)
   const { pattern, params } = resolvePattern(ctx, method, req.path, envelope.path, envelope.prompt)
+  if (pattern !== req.path) req.authorize?.(method, pattern)
   const result = transactionWithRoutes(ctx, (tx, addRoute) => {
     const now = ctx.clock.now().toISOString()
     let job = getJobByRoute(ctx, method, pattern)

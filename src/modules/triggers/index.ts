@@ -28,8 +28,11 @@ export const triggerRoutes = (ctx: AppContext, runtime: Runtime) =>
       const method = request.method.toUpperCase()
       const body = await readJsonObject(request, ctx.config.bodyLimit)
       const { input, envelope, teaching } = mergeInput(queryObject(url.searchParams), body)
-      // The gate let a key with `call` or `teach` through; now it is known which one this call needs.
-      requireScope(requestState(request).apiKey, teaching ? 'teach' : 'call', method, path)
+      // The gate let a key with `call` or `teach` through on this path; now it is known which one
+      // this call needs, and on which method: a live call runs the request's method; a teaching
+      // call teaches `deskhook.method` (teach checks that, with the pattern it resolves).
+      const grant = requestState(request).apiKey
+      requireScope(grant, teaching ? 'teach' : 'call', method, path, !teaching)
 
       if (teaching) {
         const { response, job } = teach(ctx, {
@@ -38,6 +41,7 @@ export const triggerRoutes = (ctx: AppContext, runtime: Runtime) =>
           envelope,
           input,
           http: httpInfo(request, path, {}),
+          authorize: (taught, at) => requireScope(grant, 'teach', taught, at),
         })
         keepHeaderSecrets(ctx, job, request)
         noteJobCall(request, job)
