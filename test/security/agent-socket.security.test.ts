@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import { MAX_AGENT_FRAME } from '../../src/modules/desktops/index.ts'
 import { createEnrollmentToken } from '../../src/modules/desktops/service.ts'
-import { MAX_HELLO_FRAME, MAX_PENDING_HELLOS } from '../../src/runtime/agent-hub/index.ts'
+import { MAX_HELLO_FRAME, MAX_PENDING_HELLOS_PER_ADDRESS } from '../../src/runtime/agent-hub/index.ts'
 import { FakeRunner } from '../helpers/fake-runner.ts'
 import { startTestServer, type TestServer } from '../helpers/test-server.ts'
 
@@ -61,12 +61,15 @@ test('a socket that never says hello is closed at the hello deadline', async () 
   expect(await closed(ws)).toMatchObject({ code: 4001, reason: 'no hello received' })
 })
 
-test('only so many sockets may wait to authenticate; the next is refused with 1013, agents still connect after', async () => {
-  const waiting = await Promise.all(Array.from({ length: MAX_PENDING_HELLOS }, open))
+test('only so many sockets from one address may wait to authenticate: the oldest is closed with 1013 for a newcomer, agents still connect', async () => {
+  const waiting = await Promise.all(Array.from({ length: MAX_PENDING_HELLOS_PER_ADDRESS }, open))
+  const oldestEnd = closed(waiting[0]!)
   const extra = await open()
-  expect((await closed(extra)).code).toBe(1013)
-  for (const ws of waiting) ws.close()
-  await Promise.all(waiting.map(closed))
+  expect((await oldestEnd).code).toBe(1013)
+  // The newcomer waits for its hello like any other (until the deadline).
+  expect(extra.readyState).toBe(WebSocket.OPEN)
   const agent = await FakeRunner.connect(s.url, { token: createEnrollmentToken(s.ctx).token })
   agent.close()
+  for (const ws of [...waiting, extra]) ws.close()
+  await Promise.all([...waiting, extra].map(closed))
 })

@@ -18,6 +18,7 @@ import {
 import { automationDigest, signRun } from '../../protocol/run-signature.ts'
 import type { Service } from '../service.ts'
 import { authenticateHello } from './hello-auth.ts'
+import { PendingHellos } from './pending-hellos.ts'
 import { AgentLostError, PendingRuns } from './pending-runs.ts'
 import { type PreviewFrame, PreviewRelay } from './preview-relay.ts'
 import { AgentSession, type AgentSocket } from './session.ts'
@@ -25,12 +26,8 @@ import { AgentSession, type AgentSocket } from './session.ts'
 export { AgentLostError }
 
 const MISSED_HEARTBEATS = 3
-/**
- * Sockets that have not said hello yet, at most: an unauthenticated client can make the server
- * hold at most this many frames of MAX_AGENT_FRAME (each closed after its first frame that is
- * not a hello, or at the hello deadline). Further ones are closed at once with 1013.
- */
-export const MAX_PENDING_HELLOS = 16
+
+export { MAX_PENDING_HELLOS, MAX_PENDING_HELLOS_PER_ADDRESS } from './pending-hellos.ts'
 /** Largest frame before hello: a hello is a few hundred bytes. */
 export const MAX_HELLO_FRAME = 64 * 1024
 
@@ -52,7 +49,7 @@ export interface RunDispatch {
 export class AgentHub implements Service {
   readonly name = 'agent hub'
   #sessions = new Map<string, AgentSession>()
-  #pending = new Set<AgentSession>()
+  #pending: PendingHellos
   #orphanHandler?: (desktopId: string, runId: string, lease: string, outcome: RunOutcome) => boolean
   #runs = new PendingRuns()
   #previews: PreviewRelay
@@ -62,6 +59,7 @@ export class AgentHub implements Service {
 
   constructor(private readonly ctx: AppContext) {
     this.#previews = new PreviewRelay(ctx)
+    this.#pending = new PendingHellos(ctx.log, ctx.config.helloTimeoutMs)
   }
 
   /** Marks every desktop offline (none is connected to a process that just started) and watches. */
@@ -92,16 +90,8 @@ export class AgentHub implements Service {
       session.close(CLOSE.SHUTTING_DOWN, 'server shutting down')
       return session
     }
-    if (this.#pending.size >= MAX_PENDING_HELLOS) {
-      this.ctx.log.warn({ pending: this.#pending.size }, 'too many agent sockets without hello; refusing one')
-      session.close(1013, 'too many connections waiting to authenticate; try again later')
-      return session
-    }
-    this.#pending.add(session)
-    setTimeout(() => {
-      this.#pending.delete(session)
-      if (!session.desktopId) session.close(CLOSE.AUTH_FAILED, 'no hello received')
-    }, this.ctx.config.helloTimeoutMs).unref()
+    // Until its hello, a socket is anonymous: its caps and deadline are in pending-hellos.ts.
+    this.#pending.add(session, socket.remoteAddress ?? '')
     return session
   }
 
@@ -300,6 +290,7 @@ export class AgentHub implements Service {
     this.#stopped = true
     clearInterval(this.#monitor)
     this.#unsubscribe()
+    this.#pending.stop()
     for (const s of this.#sessions.values()) s.close(CLOSE.SHUTTING_DOWN, 'server shutting down')
     this.#sessions.clear()
     this.#runs.failAll(new AgentLostError('The server shut down before the run was reported'))

@@ -4,6 +4,8 @@ import type { RpcMethod, ServerMessage } from '../../protocol/messages.ts'
 export interface AgentSocket {
   send(data: string | Uint8Array): unknown
   close(code?: number, reason?: string): unknown
+  /** The client's address (Bun's ServerWebSocket has it; a fake may not). */
+  readonly remoteAddress?: string
 }
 
 export interface PendingRpc {
