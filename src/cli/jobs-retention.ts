@@ -1,4 +1,5 @@
 import type { Command } from 'commander'
+import { cliActor } from '../modules/audit/actor.ts'
 import { requireJob } from '../modules/jobs/service.ts'
 import {
   effectiveRetention,
@@ -38,7 +39,7 @@ export function registerJobRetention(jobs: Command): void {
           ...(opts.runs !== undefined && { runDays: parseRetentionAge('--runs', opts.runs) }),
         }
         const own = Object.keys(change).length
-          ? setJobRetention(ctx, job.id, change)
+          ? setJobRetention(ctx, job.id, change, cliActor())
           : getJobRetention(ctx, job.id)
         const workspace = getRetention(ctx)
         const inForce = effectiveRetention(workspace, own)

@@ -2,6 +2,8 @@ import { eq, like } from 'drizzle-orm'
 import type { AppContext } from '../../context.ts'
 import { settings } from '../../db/schema/index.ts'
 import { AppError } from '../../lib/errors.ts'
+import { type Actor, SYSTEM_ACTOR } from '../audit/actor.ts'
+import { recordAudit } from '../audit/record.ts'
 import { MAX_RETENTION_DAYS, MIN_RETENTION_DAYS, type RetentionPolicy } from './service.ts'
 
 /**
@@ -72,39 +74,61 @@ export function listJobRetention(ctx: AppContext): Map<string, JobRetention> {
 
 /**
  * Sets or clears each age (`undefined` leaves it as it is, `null` clears it). With both cleared
- * the job follows the workspace policy again. Returns the job's override as stored.
+ * the job follows the workspace policy again. The change and its `settings.changed` audit row
+ * (who, and the ages before and after) commit together, from the dashboard and the CLI alike.
+ * Returns the job's override as stored.
  */
 export function setJobRetention(
   ctx: AppContext,
   jobId: string,
   change: { screenshotDays?: number | null; runDays?: number | null },
+  actor: Actor = SYSTEM_ACTOR,
 ): JobRetention {
-  const next: JobRetention = { ...getJobRetention(ctx, jobId) }
   for (const key of ['screenshotDays', 'runDays'] as const) {
     const v = change[key]
-    if (v === null) delete next[key]
-    else if (v !== undefined) {
-      if (!valid(v))
-        throw new AppError(
-          'INVALID_REQUEST',
-          `${key} must be ${MIN_RETENTION_DAYS}–${MAX_RETENTION_DAYS} days`,
-        )
-      next[key] = v
-    }
+    if (v !== null && v !== undefined && !valid(v))
+      throw new AppError('INVALID_REQUEST', `${key} must be ${MIN_RETENTION_DAYS}–${MAX_RETENTION_DAYS} days`)
   }
   const key = PREFIX + jobId
-  if (next.screenshotDays === undefined && next.runDays === undefined) {
-    ctx.db.delete(settings).where(eq(settings.key, key)).run()
-    return next
-  }
-  const value = JSON.stringify(next)
-  const updatedAt = ctx.clock.now().toISOString()
-  ctx.db
-    .insert(settings)
-    .values({ key, value, updatedAt })
-    .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt } })
-    .run()
-  return next
+  return ctx.db.transaction(
+    (tx) => {
+      const row = tx.select().from(settings).where(eq(settings.key, key)).get()
+      const before = row ? decode(row.value) : {}
+      const next: JobRetention = { ...before }
+      for (const k of ['screenshotDays', 'runDays'] as const) {
+        const v = change[k]
+        if (v === null) delete next[k]
+        else if (v !== undefined) next[k] = v
+      }
+      if (next.screenshotDays === undefined && next.runDays === undefined)
+        tx.delete(settings).where(eq(settings.key, key)).run()
+      else {
+        const value = JSON.stringify(next)
+        const updatedAt = ctx.clock.now().toISOString()
+        tx.insert(settings)
+          .values({ key, value, updatedAt })
+          .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt } })
+          .run()
+      }
+      // null: the workspace's setting applies.
+      const ages = (r: JobRetention) => ({
+        screenshotDays: r.screenshotDays ?? null,
+        runDays: r.runDays ?? null,
+      })
+      recordAudit(
+        ctx,
+        {
+          actor,
+          action: 'settings.changed',
+          target: { kind: 'job', id: jobId },
+          details: { setting: 'retention', from: ages(before), to: ages(next) },
+        },
+        tx,
+      )
+      return next
+    },
+    { behavior: 'immediate' },
+  )
 }
 
 /** The ages in force for a job: its own where set, the workspace policy for the rest. */
