@@ -10,11 +10,14 @@ import { METRICS_PATH } from '../modules/metrics/access.ts'
  */
 export function accessFor(method: string, path: string): KeyAccess {
   const m = method.toUpperCase()
+  const reads = m === 'GET' || m === 'HEAD'
   if (path.startsWith('/_'))
     return {
       method: m,
       path,
-      scopes: m === 'GET' || m === 'HEAD' ? ['read'] : ['teach'],
+      // A key reads the executions it created without `read` (the async poll uses the call's key):
+      // the executions module lets a `call`-only key see only its own (keys/own-executions.ts).
+      scopes: reads ? (path.startsWith('/_executions/') ? ['read', 'call'] : ['read']) : ['teach'],
       // Metrics count every job's calls under its path: no job pattern matches a reserved path,
       // so a key limited to some jobs gets 403 there and only a key for all jobs reads them.
       job: path === METRICS_PATH,

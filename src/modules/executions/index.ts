@@ -5,19 +5,26 @@ import { requestState } from '../../http/request-state.ts'
 import { AppError } from '../../lib/errors.ts'
 import type { Runtime } from '../../runtime/index.ts'
 import { hideOutsideKey } from '../keys/job-reach.ts'
+import { mayReadExecution } from '../keys/own-executions.ts'
 import { executionNotFound, findExecution, getExecution, listSteps } from './service.ts'
 import { toExecutionView } from './view.ts'
 
 /** Polling (`resultPath` of the 202) and the replay's screenshots. Keyed like every `/_` path. */
 export const executionsRoutes = (ctx: AppContext, runtime: Pick<Runtime, 'scheduler'>) =>
   new Elysia({ name: 'routes.executions' })
-    // To a key limited to some jobs, another job's execution (and all under it) does not exist.
-    .onBeforeHandle(({ request, params }) =>
-      hideOutsideKey(ctx, requestState(request).apiKey, params.id, {
+    .onBeforeHandle(({ request, params }) => {
+      const grant = requestState(request).apiKey
+      // To a key limited to some jobs, another job's execution (and all under it) does not exist.
+      hideOutsideKey(ctx, grant, params.id, {
         jobOf: (id) => findExecution(ctx, id)?.jobId,
         notFound: executionNotFound,
-      }),
-    )
+      })
+      // A key without `read` (the gate let `call` through) sees the executions it created, and
+      // only those: any other answers as an unknown id does.
+      const id = params.id
+      if (grant && id && !mayReadExecution(ctx, grant, findExecution(ctx, id)?.apiKeyId ?? null))
+        throw executionNotFound(id)
+    })
     .get('/_executions/:id', ({ params }) => {
       const row = getExecution(ctx, params.id)
       return toExecutionView(row, listSteps(ctx, row.seq), runtime.scheduler)

@@ -233,11 +233,14 @@ export const reservedPaths = {
     get: {
       operationId: 'getExecution',
       summary: 'Status and result of one execution',
+      description:
+        'Polled with the key that made the call: a key with the `call` scope reads the executions it created (and those of the key it replaced by rotation); a key with `read` reads any within its job patterns.',
       parameters: [idParam('jobExecutionId from the 202 acknowledgement')],
       responses: {
         200: json(ref('Execution'), 'The execution'),
         401: errorResponse('Missing or invalid API key'),
-        404: errorResponse('No such execution'),
+        403: errorResponse('The key has neither the `read` nor the `call` scope'),
+        404: errorResponse('No such execution, or not one this key may read'),
       },
     },
   },
