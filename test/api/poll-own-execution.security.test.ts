@@ -28,7 +28,11 @@ test('a call-only key polls its own execution, and sees no one else’s', async 
 
   const own = await poll(mine.resultPath, caller)
   expect(own.status).toBe(200)
-  expect(await own.json()).toMatchObject({ jobExecutionId: mine.jobExecutionId, status: 'queued', done: false })
+  expect(await own.json()).toMatchObject({
+    jobExecutionId: mine.jobExecutionId,
+    status: 'queued',
+    done: false,
+  })
 
   // Another call-only key, or this one on another key's execution: exactly an unknown id.
   const unknown = await poll('/_executions/0190b6a8-0000-7000-8000-00000000dddd', other)

@@ -17,11 +17,12 @@ export function mayReadExecution(
   grant: KeyGrant | undefined,
   creatorKeyId: string | null,
 ): boolean {
-  if (!grant || !grant.scopes || grant.scopes.includes('read')) return true
+  if (!grant?.scopes || grant.scopes.includes('read')) return true
   let id = creatorKeyId
   for (let i = 0; id && i <= MAX_ROTATIONS; i++) {
     if (id === grant.id) return true
-    id = ctx.db.select({ next: apiKeys.replacedBy }).from(apiKeys).where(eq(apiKeys.id, id)).get()?.next ?? null
+    id =
+      ctx.db.select({ next: apiKeys.replacedBy }).from(apiKeys).where(eq(apiKeys.id, id)).get()?.next ?? null
   }
   return false
 }
