@@ -1,5 +1,6 @@
 import { eq, isNull, sql } from 'drizzle-orm'
 import type { AppContext } from '../../context.ts'
+import { dataVersion } from '../../db/client.ts'
 import { preparedFor } from '../../db/prepared.ts'
 import { apiKeys } from '../../db/schema/index.ts'
 import { hashApiKey, isWellFormedApiKey, sameHash } from '../../lib/api-key-format.ts'
@@ -30,9 +31,11 @@ const touchKey = preparedFor((db) =>
 const TOUCH_EVERY_MS = 60_000
 
 /**
- * Keys this process has verified, by hash: a live key costs one SHA-256 and a map lookup, no
- * database read. Dropped whenever another process commits (the CLI revoking or rotating a key) and
- * on any key change here, so a revoked key fails on its next request.
+ * Keys this process has verified, by hash: a live key costs one SHA-256, a map lookup and a
+ * `PRAGMA data_version` (a counter read, no table read). Dropped when that counter says another
+ * process committed (the CLI revoking or rotating a key), checked on every request rather than by
+ * the database watcher's interval, and on any key change here: a revoked key fails on its very
+ * next request.
  */
 interface VerifiedKey {
   grant: KeyGrant
@@ -42,18 +45,28 @@ interface VerifiedKey {
   rate: { perSecond: number; burst: number } | null
   lastUsedAt: number
 }
-const verified = new WeakMap<AppContext, Map<string, VerifiedKey>>()
+interface KeyCache {
+  keys: Map<string, VerifiedKey>
+  /** `PRAGMA data_version` when `keys` was last known current. */
+  version: number
+}
+const verified = new WeakMap<AppContext, KeyCache>()
 
 function cacheFor(ctx: AppContext): Map<string, VerifiedKey> {
   let cache = verified.get(ctx)
   if (!cache) {
-    const fresh = new Map<string, VerifiedKey>()
+    const fresh: KeyCache = { keys: new Map(), version: dataVersion(ctx.db) }
     cache = fresh
     verified.set(ctx, fresh)
-    ctx.events.on('db.external-change', () => fresh.clear())
-    ctx.events.on('keys.changed', () => fresh.clear())
+    ctx.events.on('keys.changed', () => fresh.keys.clear())
   }
-  return cache
+  // Another process (the CLI) committed since: any cached key may be revoked, rotated or changed.
+  const version = dataVersion(ctx.db)
+  if (version !== cache.version) {
+    cache.version = version
+    cache.keys.clear()
+  }
+  return cache.keys
 }
 
 function load(ctx: AppContext, presented: string, hash: Buffer): VerifiedKey | null {
