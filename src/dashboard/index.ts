@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../context.ts'
 import { AppError } from '../lib/errors.ts'
+import { followExternalSessionChanges } from '../modules/users/session-watch.ts'
 import type { Runtime } from '../runtime/index.ts'
 import { assetResponse, findAsset } from './assets.ts'
 import type { DashboardState } from './gate.ts'
@@ -19,8 +20,10 @@ import { settingsPages } from './pages/settings/index.tsx'
  * the embedded assets. The session gate and CSRF check run for every `/_/` path in the HTTP
  * plugin, before any handler here.
  */
-export const dashboardRoutes = (ctx: AppContext, runtime: Runtime & { dashboard: DashboardState }) =>
-  new Elysia({ name: 'dashboard' })
+export const dashboardRoutes = (ctx: AppContext, runtime: Runtime & { dashboard: DashboardState }) => {
+  // A person the CLI removes (or gives a new password) loses their open event streams too.
+  followExternalSessionChanges(ctx)
+  return new Elysia({ name: 'dashboard' })
     .get('/_/assets/*', ({ request, path }) => {
       const asset = findAsset(path)
       if (!asset) throw new AppError('NOT_FOUND', 'No such file (an old link after an upgrade?)')
@@ -35,3 +38,4 @@ export const dashboardRoutes = (ctx: AppContext, runtime: Runtime & { dashboard:
     .use(apiDocsPage(ctx))
     .use(runsPages(ctx))
     .use(settingsPages(ctx))
+}

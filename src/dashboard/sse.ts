@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts'
+import { type SessionWatch, watchSession } from '../modules/users/session-watch.ts'
 import { securityHeaders } from './http.ts'
 
 /** Proxies and browsers drop an event stream that stays silent too long. */
@@ -17,20 +18,22 @@ const encoder = new TextEncoder()
  * A server-sent-events response for a dashboard island. `open` starts sending and returns what
  * undoes it; that runs exactly once, whichever comes first: the client leaving (`signal`), the
  * stream being cancelled or failing to write, `end()`, or the server starting to stop
- * (`ctx.stopping`, so an open page never holds up a shutdown). A comment heartbeat keeps proxies
- * from closing a quiet stream.
+ * (`ctx.stopping`, so an open page never holds up a shutdown), or the person's session ending
+ * (`sessionId`: signed out, removed, a new password, expired; see session-watch.ts). A comment
+ * heartbeat keeps proxies from closing a quiet stream.
  */
 export function eventStream(
   ctx: AppContext,
   signal: AbortSignal,
   open: (sink: EventSink) => () => void,
-  opts: { heartbeatMs?: number } = {},
+  opts: { heartbeatMs?: number; sessionId?: string } = {},
 ): Response {
   let stop = () => {}
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       let ended = false
       let undo: (() => void) | undefined
+      let session: SessionWatch | undefined
       const write = (text: string) => {
         if (ended) return
         try {
@@ -39,7 +42,10 @@ export function eventStream(
           stop()
         }
       }
-      const ping = setInterval(() => write(': keep-alive\n\n'), opts.heartbeatMs ?? HEARTBEAT_MS)
+      const ping = setInterval(() => {
+        session?.check()
+        write(': keep-alive\n\n')
+      }, opts.heartbeatMs ?? HEARTBEAT_MS)
       const end = () => {
         stop()
         try {
@@ -52,12 +58,14 @@ export function eventStream(
         if (ended) return
         ended = true
         clearInterval(ping)
+        session?.stop()
         undo?.()
         signal.removeEventListener('abort', stop)
         ctx.stopping.removeEventListener('abort', end)
       }
       signal.addEventListener('abort', stop)
       ctx.stopping.addEventListener('abort', end)
+      if (opts.sessionId) session = watchSession(ctx, opts.sessionId, end)
       write('retry: 3000\n\n')
       const sink: EventSink = {
         send: (data, event) => write(`${event ? `event: ${event}\n` : ''}data: ${data}\n\n`),

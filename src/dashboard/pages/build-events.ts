@@ -16,7 +16,7 @@ export function buildEventStream(
   ctx: AppContext,
   buildId: string,
   signal: AbortSignal,
-  opts: { heartbeatMs?: number } = {},
+  opts: { heartbeatMs?: number; sessionId?: string } = {},
 ): Response {
   const jobId = getBuild(ctx, buildId).jobId
   return eventStream(

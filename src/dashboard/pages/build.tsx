@@ -331,7 +331,9 @@ export const buildPage = (ctx: AppContext, hub: AgentHub) => {
       ),
     )
     .get('/_/builds/:id/events', ({ params, request, server }) => {
-      const response = buildEventStream(ctx, params.id, request.signal)
+      const response = buildEventStream(ctx, params.id, request.signal, {
+        sessionId: requestState(request).signedIn?.sessionId,
+      })
       // The stream stays open for as long as the page does: exempt it from the idle timeout.
       server?.timeout(request, 0)
       return response

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../context.ts'
+import { requestState } from '../../http/request-state.ts'
 import { AppError } from '../../lib/errors.ts'
 import { getDesktop } from '../../modules/desktops/service.ts'
 import type { AgentHub } from '../../runtime/agent-hub/index.ts'
@@ -117,17 +118,23 @@ export const desktopPreviewRoutes = (
   new Elysia({ name: 'dashboard.desktop-preview' })
     .get('/_/desktops/:id/preview/events', ({ params, request, server }) => {
       const desktop = watchableDesktop(ctx, params.id)
-      // The stream stays open for as long as the page does: exempt it from the idle timeout.
+      // The stream stays open for as long as the page does (and the watcher's session: it ends
+      // when they are removed or signed out): exempt it from the idle timeout.
       server?.timeout(request, 0)
-      return eventStream(ctx, request.signal, (sink) => {
-        const send = (event: PreviewEvent) =>
-          event.type === 'frame' ? sink.send(String(event.n)) : sink.send('', event.type)
-        if (!hub.isOnline(desktop.id)) send({ type: 'offline' })
-        else if (hub.latestPreview(desktop.id))
-          // A frame from before this watcher came: show it while the next one is captured.
-          send({ type: 'frame', n: watchers.frame(desktop.id) })
-        return watchers.watch(desktop.id, send)
-      })
+      return eventStream(
+        ctx,
+        request.signal,
+        (sink) => {
+          const send = (event: PreviewEvent) =>
+            event.type === 'frame' ? sink.send(String(event.n)) : sink.send('', event.type)
+          if (!hub.isOnline(desktop.id)) send({ type: 'offline' })
+          else if (hub.latestPreview(desktop.id))
+            // A frame from before this watcher came: show it while the next one is captured.
+            send({ type: 'frame', n: watchers.frame(desktop.id) })
+          return watchers.watch(desktop.id, send)
+        },
+        { sessionId: requestState(request).signedIn?.sessionId },
+      )
     })
     .get('/_/desktops/:id/preview.jpg', ({ params }) => {
       const desktop = watchableDesktop(ctx, params.id)

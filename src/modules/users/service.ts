@@ -5,6 +5,7 @@ import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { type Actor, SYSTEM_ACTOR, userActor } from '../audit/actor.ts'
 import { recordAudit } from '../audit/record.ts'
+import { sessionsEnded } from './session-watch.ts'
 
 export type User = typeof users.$inferSelect
 export type UserView = Omit<User, 'passwordHash'>
@@ -152,6 +153,8 @@ export async function resetPassword(
       tx,
     )
   })
+  // Their open event streams end with their sessions.
+  sessionsEnded(ctx)
   return toUserView({ ...user, passwordHash, updatedAt })
 }
 
@@ -193,6 +196,7 @@ export function removeUser(ctx: AppContext, idOrEmail: string, actor = SYSTEM_AC
     },
     { behavior: 'immediate' },
   )
+  sessionsEnded(ctx)
   return toUserView(user)
 }
 

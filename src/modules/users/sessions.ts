@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts'
 import { sessions, users } from '../../db/schema/index.ts'
 import { newId } from '../../lib/ids.ts'
 import type { UserView } from './service.ts'
+import { sessionsEnded } from './session-watch.ts'
 
 export const SESSION_COOKIE = 'dh_session'
 /** A session ends after 30 minutes without a visit (RELIABILITY.md: OWASP idle timeout)… */
@@ -84,4 +85,5 @@ export function readSession(ctx: AppContext, token: string | undefined): SignedI
 
 export function endSession(ctx: AppContext, sessionId: string): void {
   ctx.db.delete(sessions).where(eq(sessions.id, sessionId)).run()
+  sessionsEnded(ctx)
 }
