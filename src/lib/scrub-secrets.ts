@@ -1,15 +1,53 @@
+import { MIN_FORM_LENGTH, secretForms } from './secret-forms.ts'
+
 /** What a secret's value becomes wherever it would otherwise be stored, logged or shown. */
 export const MASK = '•••'
 
 /**
- * Replaces every occurrence of the values in every string of `value` (object keys too), deeply.
- * Returns the same object when nothing matched, so the common case allocates nothing.
+ * Replaces every occurrence of the values in every string of `value` (object keys too), deeply:
+ * each value exactly, and, when it is long enough not to match by chance, in any letter case and
+ * in its common encodings (Base64, Base64url, URL encoding, hex: secret-forms.ts). Returns the
+ * same object when nothing matched, so the common case allocates nothing.
  */
 export function scrubSecrets<T>(value: T, secrets: readonly string[]): T {
-  return replaceSecrets(
-    value,
-    secrets.map((s) => [s, MASK]),
-  )
+  const matcher = maskMatcher(secrets)
+  if (!matcher) return value
+  return scrub(value, matcher) as T
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/** Longest first in each alternation, so a value that contains another is replaced whole. */
+const alternation = (needles: Iterable<string>) =>
+  [...new Set(needles)]
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp)
+    .join('|')
+
+type Matcher = (text: string) => string
+
+/** The same list of secrets is scrubbed with again and again (every step of a run): compiled once. */
+const matchers = new Map<string, Matcher | null>()
+const MAX_MATCHERS = 256
+
+function maskMatcher(secrets: readonly string[]): Matcher | null {
+  const cacheKey = JSON.stringify(secrets)
+  const cached = matchers.get(cacheKey)
+  if (cached !== undefined) return cached
+  const values = secrets.filter((s) => s.length > 0)
+  const exact = values.filter((s) => s.length < MIN_FORM_LENGTH)
+  const loose = values.filter((s) => s.length >= MIN_FORM_LENGTH)
+  for (const s of values) loose.push(...secretForms(s))
+  const regexes: RegExp[] = []
+  // Case-insensitive first: the longer forms go before a short exact value could cut into them.
+  if (loose.length) regexes.push(new RegExp(alternation(loose), 'giu'))
+  if (exact.length) regexes.push(new RegExp(alternation(exact), 'gu'))
+  const matcher: Matcher | null = regexes.length
+    ? (text) => regexes.reduce((out, re) => out.replace(re, MASK), text)
+    : null
+  if (matchers.size >= MAX_MATCHERS) matchers.delete(matchers.keys().next().value!)
+  matchers.set(cacheKey, matcher)
+  return matcher
 }
 
 /**
@@ -30,7 +68,7 @@ function replaceSecrets<T>(value: T, pairs: Needle[]): T {
   // Longest first, so a value that contains another is replaced whole.
   const needles = pairs.filter(([find]) => find.length > 0).sort((a, b) => b[0].length - a[0].length)
   if (needles.length === 0) return value
-  return scrub(value, needles) as T
+  return scrub(value, (text) => scrubText(text, needles)) as T
 }
 
 function scrubText(text: string, needles: Needle[]): string {
@@ -39,12 +77,12 @@ function scrubText(text: string, needles: Needle[]): string {
   return out
 }
 
-function scrub(value: unknown, needles: Needle[]): unknown {
-  if (typeof value === 'string') return scrubText(value, needles)
+function scrub(value: unknown, scrubText: Matcher): unknown {
+  if (typeof value === 'string') return scrubText(value)
   if (Array.isArray(value)) {
     let changed = false
     const out = value.map((v) => {
-      const s = scrub(v, needles)
+      const s = scrub(v, scrubText)
       if (s !== v) changed = true
       return s
     })
@@ -54,8 +92,8 @@ function scrub(value: unknown, needles: Needle[]): unknown {
     let changed = false
     const out: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(value)) {
-      const key = scrubText(k, needles)
-      const s = scrub(v, needles)
+      const key = scrubText(k)
+      const s = scrub(v, scrubText)
       if (s !== v || key !== k) changed = true
       out[key] = s
     }
