@@ -17,7 +17,10 @@ export function registerAudit(program: Command): void {
     ['dataDir'],
   )
     .option('--since <time>', 'only what happened at or after this date or time (e.g. 2026-11-01)')
-    .option('--action <action>', 'only this action (job.promoted) or family (job, key, user, settings…)')
+    .option(
+      '--action <action>',
+      'only this action (job.promoted) or family (job, key, user, settings, audit…)',
+    )
     .option('--limit <n>', 'at most this many rows (1–1000)', positiveInt, 100)
     .option('--json', 'print JSON')
     .action((opts) =>
@@ -56,7 +59,8 @@ export function registerAudit(program: Command): void {
         if (opts.json) printJson(verdict)
         else if (verdict.ok)
           process.stdout.write(
-            `The audit log is intact: ${verdict.rows} row(s)${verdict.firstId > 1 ? ` from row ${verdict.firstId} (older ones removed by --audit-days)` : ''}, chain head ${verdict.lastHash}.\n`,
+            `The audit log is intact: ${verdict.rows} row(s)${verdict.firstId > 1 ? ` from row ${verdict.firstId} (older ones removed by --audit-days, recorded in row ${verdict.prunedBy})` : ''}, chain head ${verdict.lastHash}.\n` +
+              'Keep a copy of the chain head elsewhere: a log rewritten later ends in another head, and every removal by --audit-days adds a row (deskhook audit --action audit lists them).\n',
           )
         else
           process.stdout.write(

@@ -63,9 +63,10 @@ test('rows older than --audit-days go oldest first, in batches; the rest still v
   const report = await new RetentionTask(ctx, { batchSize: 2 }).runOnce()
   expect(report.error).toBeUndefined()
   expect(report.auditRows).toBe(23)
-  expect(ids(ctx)).toEqual([24, 25, 26, 27])
+  // Each batch's removal is recorded in its own transaction by an audit.pruned row (28–30).
+  expect(ids(ctx)).toEqual([24, 25, 26, 27, 28, 29, 30])
   expect(auditAnchor(ctx.db)?.id).toBe(23)
-  expect(verifyAudit(ctx)).toMatchObject({ ok: true, rows: 4, firstId: 24 })
+  expect(verifyAudit(ctx)).toMatchObject({ ok: true, rows: 7, firstId: 24, prunedBy: 30 })
 
   // An edit of a kept row is still caught, the first kept one included.
   ctx.db.$client.run(`UPDATE _audit_log SET target_id = 'forged' WHERE id = 24`)
@@ -77,14 +78,15 @@ test('with every row removed, the next row links to the anchor and the log verif
   write(ctx, 3, 'old')
   clock.advance(31 * DAY)
   expect((await new RetentionTask(ctx).runOnce()).auditRows).toBe(3)
-  expect(ids(ctx)).toEqual([])
-  expect(verifyAudit(ctx)).toMatchObject({ ok: true, rows: 0 })
+  // Only the audit.pruned row recording the removal is left.
+  expect(ids(ctx)).toEqual([4])
+  expect(verifyAudit(ctx)).toMatchObject({ ok: true, rows: 1 })
   write(ctx, 2, 'after')
-  expect(ids(ctx)).toEqual([4, 5])
-  expect(verifyAudit(ctx)).toMatchObject({ ok: true, rows: 2, firstId: 4 })
+  expect(ids(ctx)).toEqual([4, 5, 6])
+  expect(verifyAudit(ctx)).toMatchObject({ ok: true, rows: 3, firstId: 4 })
   // A removed tail is still a gap the verifier names.
-  ctx.db.$client.run('DELETE FROM _audit_log WHERE id = 5')
-  expect(verifyAudit(ctx)).toMatchObject({ ok: false, brokenAt: 5 })
+  ctx.db.$client.run('DELETE FROM _audit_log WHERE id = 6')
+  expect(verifyAudit(ctx)).toMatchObject({ ok: false, brokenAt: 6 })
 })
 
 test('--audit-days 0 keeps every row', async () => {

@@ -11,6 +11,9 @@ export interface Actor {
 /** Changes deskhook makes on its own (the first key of a new installation). */
 export const SYSTEM_ACTOR: Actor = { kind: 'system', id: 'deskhook', label: 'deskhook' }
 
+/** The retention task, removing audit rows past `--audit-days` (`audit.pruned`). */
+export const RETENTION_ACTOR: Actor = { kind: 'system', id: 'retention', label: 'deskhook retention' }
+
 /** The scheduler, handing runs of live calls to desktops (`execution.dispatched`). */
 export const SCHEDULER_ACTOR: Actor = { kind: 'system', id: 'scheduler', label: 'deskhook scheduler' }
 

@@ -26,6 +26,7 @@ export type AuditAction =
   | 'settings.changed'
   | 'recording.started'
   | 'execution.dispatched'
+  | 'audit.pruned'
 
 export interface AuditEntry {
   actor: Actor

@@ -9,7 +9,7 @@ import { Empty, Notice, Time } from '../../ui/parts.tsx'
 import { adminOf, SettingsPage } from './shell.tsx'
 
 const PAGE_SIZE = 50
-const FAMILIES = ['job', 'desktop', 'key', 'user', 'settings', 'recording', 'execution'] as const
+const FAMILIES = ['job', 'desktop', 'key', 'user', 'settings', 'recording', 'execution', 'audit'] as const
 
 interface AuditPageQuery {
   action?: string
@@ -38,9 +38,10 @@ function Verdict({ verdict }: { verdict: AuditVerdict }) {
     <Notice kind="ok">
       <p>
         The chain of {verdict.rows} row(s) is intact
-        {verdict.firstId > 1 && ` from row ${verdict.firstId} (older rows were removed after --audit-days)`}.
-        Its head is <code class="wrap">{verdict.lastHash}</code>: keep a copy elsewhere to tell later whether
-        the whole log was rewritten.
+        {verdict.firstId > 1 &&
+          ` from row ${verdict.firstId} (older rows were removed after --audit-days, recorded in row ${verdict.prunedBy})`}
+        . Its head is <code class="wrap">{verdict.lastHash}</code>: keep a copy elsewhere to tell later
+        whether the whole log was rewritten.
       </p>
     </Notice>
   ) : (
