@@ -46,8 +46,8 @@ export function sessionActive(ctx: AppContext, sessionId: string): boolean {
 
 export function watchSession(ctx: AppContext, sessionId: string, onEnd: () => void): SessionWatch {
   followExternalSessionChanges(ctx)
-  let set = watchers.get(ctx)
-  if (!set) watchers.set(ctx, (set = new Set()))
+  const set = watchers.get(ctx) ?? new Set<() => void>()
+  watchers.set(ctx, set)
   let stopped = false
   const stop = () => {
     if (stopped) return
