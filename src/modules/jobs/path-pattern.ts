@@ -6,6 +6,11 @@ import { AppError } from '../../lib/errors.ts'
  */
 const PARAM = /^:([A-Za-z_][A-Za-z0-9_]*)$/
 const STATIC = /^[A-Za-z0-9\-._~!$&'+,;=@%]+$/
+/**
+ * Delimiters that stay encoded in a canonical segment and that the router never decodes in a
+ * request path: a static segment holding one could be taught but never called (issue 23 N13).
+ */
+const ENCODED_DELIMITER = /%(2F|3F|23)/i
 export const MAX_PATH_LENGTH = 1000
 
 export function isReservedPath(path: string): boolean {
@@ -87,6 +92,10 @@ export function parsePattern(raw: string, member = 'path'): ParsedPattern {
     } else if (!STATIC.test(segment)) {
       throw bad(
         `the segment ${JSON.stringify(segment)} has characters a job path cannot hold (*, (, ), :, spaces…)`,
+      )
+    } else if (ENCODED_DELIMITER.test(segment)) {
+      throw bad(
+        `the segment ${JSON.stringify(segment)} holds an encoded /, ? or # (%2F, %3F, %23), which stays encoded in a request path, so no call could ever reach the job; use another character, or a :parameter (whose value may hold one)`,
       )
     }
   }
