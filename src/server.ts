@@ -5,6 +5,7 @@ import { type AppContext, beginStopping, createContext } from './context.ts'
 import { createDashboardState } from './dashboard/gate.ts'
 import { openDatabase } from './db/client.ts'
 import { migrate } from './db/migrate.ts'
+import { quarantineUnreadableBuilds } from './db/unreadable-rows.ts'
 import type { ApiKeyCheck } from './http/api-key-check.ts'
 import { type Clock, systemClock } from './lib/clock.ts'
 import { lockDataDir } from './lib/data-dir-lock.ts'
@@ -68,53 +69,86 @@ export async function startServer(
     lock.release()
     throw error
   }
-  const applied = migrate(db.$client)
-  if (applied.length) log.info({ migrations: applied }, 'database migrated')
-  const ctx = createContext({ config, db, log, clock })
-  // Data, not schema: samples an earlier version stored with secret inputs in clear get sealed (once).
-  protectStoredSecretInputs(ctx)
-  const initialKey = ensureInitialKey(ctx)
   // Started in this order, stopped in the reverse one (each stops while what it uses still runs).
   const services = new Services(log)
-  await services.start(new DbWatcher(ctx))
-  // Before the first run: screenshots are refused from the start when the disk is already low.
-  await services.start(new DiskGuard(ctx))
-  const hub = new AgentHub(ctx)
-  await services.start(hub)
-  const webhooks = new WebhookDeliverer(ctx, opts.webhooks)
-  await services.start(webhooks)
-  // Status events are written with the changes they report; wake the deliverer once they commit.
-  ctx.writes.onCommit((tags) => {
-    // A committed write ends a storage failure (the disk has room again).
-    ctx.storage.failing = undefined
-    if (tags.has('outbox')) webhooks.notify()
-  })
-  const waiters = new ExecutionWaiters()
-  const scheduler = new Scheduler(ctx, hub, webhooks, waiters)
-  await services.start(scheduler)
-  await services.start(new BuildWorker(ctx, hub, buildAutomation))
-  await services.start(new RetentionTask(ctx))
-  // Last, so a shutdown first lets a backup in flight finish; it reads the database file itself.
-  if (config.backupDir) await services.start(new ScheduledBackup(ctx))
-  const dashboard = createDashboardState(countUsers(ctx) === 0)
-  // The HTTP key gate reaches the keys module only through this port.
-  const keys: ApiKeyCheck = { authorize: (presented, access) => authorizeKey(ctx, presented, access) }
-  const app = createApp(ctx, { hub, scheduler, waiters, dashboard }, keys).listen({
-    port: config.port,
-    hostname: config.host,
-    idleTimeout: config.idleTimeoutS,
-    // Never share the port with another process (SO_REUSEPORT would split the calls).
-    reusePort: false,
-    // Above the configurable body limit so deskhook's own 413 (with its error body) answers first.
-    maxRequestBodySize: 33 * 1024 * 1024,
-    // Never Bun's development error page (stack, cwd, source paths) to anyone, compiled or not.
-    development: false,
-    // What fails before the app sees the request (a Host header no URL can be made of) still
-    // gets deskhook's JSON error, never HTML and never a stack.
-    error: (error: Error) => serverLevelError(log, error),
-    ...(tls && { tls: { cert: tls.cert, key: tls.key } }),
-  })
+  // A start that fails from here on undoes what it began, so the process can say why and exit.
+  const abandon = async () => {
+    await services.stopAll()
+    db.$client.close()
+    lock.release()
+  }
+  let ctx: AppContext
+  try {
+    const applied = migrate(db.$client)
+    if (applied.length) log.info({ migrations: applied }, 'database migrated')
+    ctx = createContext({ config, db, log, clock })
+    // Data, not schema: samples an earlier version stored with secret inputs in clear get sealed (once).
+    protectStoredSecretInputs(ctx)
+    // A damaged build row is set aside (logged), not left to stop every start (issue 23, N14).
+    quarantineUnreadableBuilds(ctx)
+  } catch (error) {
+    await abandon()
+    throw error
+  }
+  let app: ReturnType<typeof createApp>
+  let dashboard: ReturnType<typeof createDashboardState>
+  let hub: AgentHub
+  let scheduler: Scheduler
+  let webhooks: WebhookDeliverer
+  let waiters: ExecutionWaiters
+  try {
+    await services.start(new DbWatcher(ctx))
+    // Before the first run: screenshots are refused from the start when the disk is already low.
+    await services.start(new DiskGuard(ctx))
+    hub = new AgentHub(ctx)
+    await services.start(hub)
+    webhooks = new WebhookDeliverer(ctx, opts.webhooks)
+    await services.start(webhooks)
+    // Status events are written with the changes they report; wake the deliverer once they commit.
+    ctx.writes.onCommit((tags) => {
+      // A committed write ends a storage failure (the disk has room again).
+      ctx.storage.failing = undefined
+      if (tags.has('outbox')) webhooks.notify()
+    })
+    waiters = new ExecutionWaiters()
+    scheduler = new Scheduler(ctx, hub, webhooks, waiters)
+    await services.start(scheduler)
+    await services.start(new BuildWorker(ctx, hub, buildAutomation))
+    await services.start(new RetentionTask(ctx))
+    // Last, so a shutdown first lets a backup in flight finish; it reads the database file itself.
+    if (config.backupDir) await services.start(new ScheduledBackup(ctx))
+    dashboard = createDashboardState(countUsers(ctx) === 0)
+    // The HTTP key gate reaches the keys module only through this port.
+    const keys: ApiKeyCheck = { authorize: (presented, access) => authorizeKey(ctx, presented, access) }
+    app = createApp(ctx, { hub, scheduler, waiters, dashboard }, keys).listen({
+      port: config.port,
+      hostname: config.host,
+      idleTimeout: config.idleTimeoutS,
+      // Never share the port with another process (SO_REUSEPORT would split the calls).
+      reusePort: false,
+      // Above the configurable body limit so deskhook's own 413 (with its error body) answers first.
+      maxRequestBodySize: 33 * 1024 * 1024,
+      // Never Bun's development error page (stack, cwd, source paths) to anyone, compiled or not.
+      development: false,
+      // What fails before the app sees the request (a Host header no URL can be made of) still
+      // gets deskhook's JSON error, never HTML and never a stack.
+      error: (error: Error) => serverLevelError(log, error),
+      ...(tls && { tls: { cert: tls.cert, key: tls.key } }),
+    })
+  } catch (error) {
+    await abandon()
+    throw listenError(error, config) ?? error
+  }
+  // Only now that it listens: a start that cannot listen must not leave a key nobody ever saw.
   const server = app.server!
+  let initialKey: CreatedKey | null
+  try {
+    initialKey = ensureInitialKey(ctx)
+  } catch (error) {
+    await server.stop(true)
+    await abandon()
+    throw error
+  }
   const scheme = tls ? 'https' : 'http'
   const url = `${scheme}://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${server.port}`
   ctx.site.url = config.publicUrl ?? url
@@ -188,6 +222,33 @@ export async function startServer(
     tls,
     routes: app.routes.map((r) => ({ method: r.method, path: r.path })),
     stop,
+  }
+}
+
+/** A start that cannot go on, said in one line with what to do (the CLI prints it as is). */
+export class StartError extends Error {
+  override readonly name = 'StartError'
+}
+
+/** Why the port could not be had, in words, or undefined for anything else. */
+function listenError(error: unknown, config: Config): StartError | undefined {
+  const where = `${config.host}:${config.port}`
+  switch ((error as { code?: string })?.code) {
+    case 'EADDRINUSE':
+      return new StartError(
+        `cannot listen on ${where}: another program is using the port. Stop it, or choose another port with --port or DESKHOOK_PORT.`,
+      )
+    case 'EACCES':
+    case 'EPERM':
+      return new StartError(
+        `cannot listen on ${where}: permission denied (ports under 1024 need privileges). Choose a port from 1024 up with --port or DESKHOOK_PORT.`,
+      )
+    case 'EADDRNOTAVAIL':
+      return new StartError(
+        `cannot listen on ${where}: this machine has no such address. Choose one of its addresses (or 0.0.0.0) with --host or DESKHOOK_HOST.`,
+      )
+    default:
+      return undefined
   }
 }
 

@@ -1,12 +1,21 @@
 import type { Command } from 'commander'
-import { type Config, ConfigError, type ConfigFlags, loadConfig, SETTINGS } from '../config/index.ts'
+import {
+  type Config,
+  ConfigError,
+  type ConfigFlags,
+  debugRequested,
+  loadConfig,
+  SETTINGS,
+} from '../config/index.ts'
 import { type AppContext, createContext } from '../context.ts'
-import { openDatabase } from '../db/client.ts'
+import { DatabaseUnusable, openDatabase } from '../db/client.ts'
 import { migrate } from '../db/migrate.ts'
 import { systemClock } from '../lib/clock.ts'
 import { DataDirLocked, DataDirUnusable } from '../lib/data-dir-lock.ts'
 import { AppError } from '../lib/errors.ts'
 import { createLogger } from '../lib/logger.ts'
+import { StartError } from '../server.ts'
+import { failureText } from './failure-text.ts'
 
 /** Adds the flags for these settings, with their variable and default in the help text. */
 export function addSettingOptions(cmd: Command, keys: (keyof Config)[]): Command {
@@ -49,16 +58,30 @@ export async function run(body: () => unknown | Promise<unknown>): Promise<void>
       process.stderr.write(`${err.message}\n`)
       process.exit(2)
     }
-    if (err instanceof DataDirLocked || err instanceof DataDirUnusable) {
-      process.stderr.write(`deskhook: ${err.message}\n`)
-      process.exit(1)
-    }
-    if (err instanceof AppError) {
-      process.stderr.write(`error: ${err.message}\n`)
-      process.exit(err.status === 404 ? 3 : 1)
-    }
-    throw err
+    if (
+      err instanceof DataDirLocked ||
+      err instanceof DataDirUnusable ||
+      err instanceof DatabaseUnusable ||
+      err instanceof StartError
+    )
+      fail(`deskhook: ${err.message}`, err, 1)
+    if (err instanceof AppError) fail(`error: ${err.message}`, err, err.status === 404 ? 3 : 1)
+    // Never a raw stack for what is not a bug (issue 23, N14); a bug still gets one line first.
+    const known = failureText(err)
+    if (known) fail(`deskhook: ${known}`, err, 1)
+    fail(
+      `deskhook: unexpected error: ${(err as Error)?.message ?? String(err)} (DESKHOOK_DEBUG=1 shows where; please report it)`,
+      err,
+      70,
+    )
   }
+}
+
+/** The one line on stderr (the stack too with DESKHOOK_DEBUG=1), then exit with `code`. */
+function fail(line: string, err: unknown, code: number): never {
+  process.stderr.write(`${line}\n`)
+  if (debugRequested() && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`)
+  process.exit(code)
 }
 
 export const printJson = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`)

@@ -355,3 +355,8 @@ function describe(schema: TSchema, fallback: string): string {
 export function loadDataDirConfig(flags: { data?: string }, env = process.env): Config {
   return loadConfig({ dataDir: flags.data }, env)
 }
+
+/** `DESKHOOK_DEBUG=1`: a failed command also prints its stack (for a bug report). */
+export function debugRequested(env: Record<string, string | undefined> = process.env): boolean {
+  return Boolean(env.DESKHOOK_DEBUG && env.DESKHOOK_DEBUG !== '0')
+}

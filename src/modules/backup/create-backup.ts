@@ -55,10 +55,10 @@ export async function createBackup(opts: {
   const progress = opts.progress ?? (() => {})
   const started = performance.now()
   const dataDir = resolve(opts.dataDir)
-  const out = resolve(opts.out)
   const source = join(dataDir, DB_FILE)
   if (!(await stat(source).catch(() => null))?.isFile())
     throw new AppError('NOT_FOUND', `No deskhook database at ${source}: is --data the server's data dir?`)
+  const out = await archivePath(resolve(opts.out))
   // Beside the archive, not in /tmp: the copy is as large as the database, and may be on a small tmpfs.
   const snapshot = join(dirname(out), `.${basename(out)}.${process.pid}.db`)
   const partial = join(dirname(out), `.${basename(out)}.${process.pid}.partial`)
@@ -117,6 +117,22 @@ export async function createBackup(opts: {
     for (const suffix of ['', '-wal', '-shm', '-journal']) await rm(snapshot + suffix, { force: true })
     await rm(partial, { force: true })
   }
+}
+
+/**
+ * Where the archive goes: `--out` names a file, or a folder to write the usual name into (issue 23,
+ * N14: a folder made the rename fail with a raw stack). A folder that is not there is said plainly.
+ */
+async function archivePath(out: string): Promise<string> {
+  const there = await stat(out).catch(() => null)
+  if (there?.isDirectory()) return join(out, archiveName(new Date()))
+  const folder = await stat(dirname(out)).catch(() => null)
+  if (!folder?.isDirectory())
+    throw new AppError(
+      'NOT_FOUND',
+      `The folder ${dirname(out)} for the archive does not exist: create it, or choose another --out`,
+    )
+  return out
 }
 
 /** `VACUUM INTO` from a connection of our own: it reads one snapshot and never writes the source. */
