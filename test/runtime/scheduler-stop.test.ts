@@ -60,6 +60,7 @@ function fakeHub() {
     cancel() {},
     acknowledge() {},
     setOrphanHandler() {},
+    setResendHandler() {},
     busyRunOf: () => undefined,
   }
   return { hub: hub as unknown as AgentHub, runs }

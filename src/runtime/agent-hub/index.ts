@@ -51,6 +51,7 @@ export class AgentHub implements Service {
   #sessions = new Map<string, AgentSession>()
   #pending: PendingHellos
   #orphanHandler?: (desktopId: string, runId: string, lease: string, outcome: RunOutcome) => boolean
+  #resendHandler?: (runId: string) => void
   #runs = new PendingRuns()
   #previews: PreviewRelay
   #monitor: ReturnType<typeof setInterval> | undefined
@@ -194,9 +195,18 @@ export class AgentHub implements Service {
     this.ctx.events.emit('desktop.online', desktopId)
   }
 
-  /** The result is recorded (committed): the agent may drop it from its journal. */
+  /** The result is recorded (committed): the run is over here, and the agent may drop it from its journal. */
   acknowledge(desktopId: string, runId: string): void {
+    this.#runs.forget(runId)
     this.#sessions.get(desktopId)?.send({ type: 'run.ack', runId })
+  }
+
+  /**
+   * Who hears of a run's report sent again before the first was acknowledged (its write failed):
+   * it may write it again at once.
+   */
+  setResendHandler(handler: (runId: string) => void): void {
+    this.#resendHandler = handler
   }
 
   /**
@@ -243,7 +253,7 @@ export class AgentHub implements Service {
    * Hands a whole automation to the desktop's agent, signed with the connection's run-signing key,
    * and resolves with its report. Step events stream through `onStep`. If the agent vanishes, the
    * run waits the grace period for a report over a new connection, then rejects with
-   * AgentLostError. Never re-sent.
+   * AgentLostError. Never re-sent. The run stays known until acknowledge() says its end is recorded.
    */
   run(
     desktopId: string,
@@ -363,7 +373,11 @@ export class AgentHub implements Service {
     setDesktopStatus(this.ctx, desktopId, session.busyRunId ? 'busy' : 'online')
     // The agent keeps a result in its journal until acknowledged, so the ack must wait until the
     // result is durable here: whoever records it calls acknowledge() after its commit.
-    if (this.#runs.settle(msg.runId, msg.outcome)) return
+    const verdict = this.#runs.report(msg.runId, msg.outcome)
+    if (verdict === 'first') return
+    // Sent again while its first copy is not recorded (that write failed, or is under way): still
+    // no ack, and whoever records it may try again now (docs/reliability.md, P22).
+    if (verdict === 'again') return this.#resendHandler?.(msg.runId)
     const adopted = this.#orphanHandler?.(desktopId, msg.runId, msg.lease, msg.outcome) ?? false
     this.ctx.events.emit('agent.run-result', desktopId, msg.runId, msg.lease, msg.outcome)
     // Nobody is waiting for it (already ended, or unknown): nothing to record, let the agent forget it.

@@ -13,11 +13,19 @@ interface PendingRun {
   reject(err: Error): void
   /** Set while the run's agent is disconnected: when it fires, the run is lost. */
   graceTimer?: ReturnType<typeof setTimeout>
+  /** Its report was handed over and is being recorded: the run ends when that is acknowledged. */
+  reported?: boolean
 }
 
+/** What became of a report: handed over (`first`), a re-send of one not yet recorded (`again`), or `unknown`. */
+export type ReportVerdict = 'first' | 'again' | 'unknown'
+
 /**
- * Runs handed to an agent and not yet reported, keyed by run id (not by socket), so a report that
- * arrives over a new connection after a reconnect still finds its run.
+ * Runs handed to an agent and not yet recorded, keyed by run id (not by socket), so a report that
+ * arrives over a new connection after a reconnect still finds its run. A run stays here after its
+ * report until whoever records the report acknowledges it (forget): a report whose write failed
+ * (a full disk) is still a known run's when the agent sends it again, never an unknown one
+ * (docs/reliability.md, P22).
  */
 export class PendingRuns {
   #runs = new Map<string, PendingRun>()
@@ -30,14 +38,24 @@ export class PendingRuns {
     return this.#runs.get(runId)
   }
 
-  /** The report arrived: settle and forget. Returns false for an unknown run. */
-  settle(runId: string, outcome: RunOutcome): boolean {
+  /** The report arrived: the first one settles the run; the run is kept until forget(). */
+  report(runId: string, outcome: RunOutcome): ReportVerdict {
     const run = this.#runs.get(runId)
-    if (!run) return false
+    if (!run) return 'unknown'
+    if (run.reported) return 'again'
+    run.reported = true
+    clearTimeout(run.graceTimer)
+    run.graceTimer = undefined
+    run.resolve(outcome)
+    return 'first'
+  }
+
+  /** The run's end is recorded (or nobody records it): nothing more to wait for. */
+  forget(runId: string): void {
+    const run = this.#runs.get(runId)
+    if (!run) return
     clearTimeout(run.graceTimer)
     this.#runs.delete(runId)
-    run.resolve(outcome)
-    return true
   }
 
   fail(runId: string, err: Error): void {
@@ -51,7 +69,8 @@ export class PendingRuns {
   /** The desktop's socket closed: its runs wait `graceMs` for the agent to come back and report. */
   startGrace(desktopId: string, graceMs: number): void {
     for (const [runId, run] of this.#runs) {
-      if (run.desktopId !== desktopId || run.graceTimer) continue
+      // A reported run is not lost with its agent: its report is here, being recorded.
+      if (run.desktopId !== desktopId || run.graceTimer || run.reported) continue
       run.graceTimer = setTimeout(
         () =>
           this.fail(

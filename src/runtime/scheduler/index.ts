@@ -30,6 +30,7 @@ import type { RunOutcome } from '../../protocol/messages.ts'
 import { type AgentHub, AgentLostError } from '../agent-hub/index.ts'
 import type { ExecutionWaiters } from '../execution-waiters.ts'
 import type { Service } from '../service.ts'
+import { isStorageError, noteStorageFailure, STORAGE_RETRY_AFTER_S } from '../storage-guard.ts'
 import type { WebhookDeliverer } from '../webhook-deliverer.ts'
 import { describePool, mayRun } from './eligibility.ts'
 import { JobQueues } from './job-queues.ts'
@@ -37,6 +38,9 @@ import { RunRecovery } from './recovery.ts'
 
 /** Extra time for the agent's own timeout report before the server ends the run itself. */
 const TIMEOUT_MARGIN_MS = 5_000
+/** A run's end that could not be written is tried again after 1 s, 2 s, 4 s… at most every 30 s. */
+const END_RETRY_BASE_MS = 1_000
+const END_RETRY_CAP_MS = STORAGE_RETRY_AFTER_S * 1_000
 
 /**
  * Hands queued executions to idle desktops: one run per desktop, FIFO per job, oldest job first.
@@ -46,7 +50,10 @@ const TIMEOUT_MARGIN_MS = 5_000
 export class Scheduler implements Service {
   readonly name = 'scheduler'
   #queues = new JobQueues()
+  /** Per running execution: its timeout, or the next try of an end that could not be written. */
   #timers = new Map<string, ReturnType<typeof setTimeout>>()
+  /** Ends that could not be written (a full disk), by execution id: each is tried again. */
+  #unwritten = new Map<string, () => void>()
   #recovery: RunRecovery
   #pass = coalesced(
     () => this.#pump(),
@@ -91,6 +98,8 @@ export class Scheduler implements Service {
     // Jobs deleted (by the CLI) while the server was down: their runs end now, not when a desktop frees.
     for (const jobId of this.#queues.jobsByAge()) this.#dropIfDeleted(jobId)
     this.#recovery.start()
+    // The agent sent a report again whose first copy could not be written: try now, not at the timer.
+    this.hub.setResendHandler((runId) => this.#unwritten.get(runId)?.())
     this.notify()
   }
 
@@ -101,6 +110,7 @@ export class Scheduler implements Service {
     this.#recovery.stop()
     for (const t of this.#timers.values()) clearTimeout(t)
     this.#timers.clear()
+    this.#unwritten.clear()
     await Promise.allSettled([...this.#recording])
   }
 
@@ -287,18 +297,20 @@ export class Scheduler implements Service {
     )
   }
 
-  #finish(row: ExecutionRow, completion: () => Completion): void {
+  #finish(row: ExecutionRow, completion: () => Completion, attempt = 0): void {
     // After stop() (shutdown), outcomes like "agent lost" are artefacts of the shutdown itself:
     // the execution stays running and the next start recovers it.
     if (this.#stopped) return
     clearTimeout(this.#timers.get(row.id))
     this.#timers.delete(row.id)
+    this.#unwritten.delete(row.id)
     const recording = completeExecution(this.ctx, row.id, completion).then(
       (done) => {
         // The completion (masked with them) is written: the secret inputs are no longer needed.
         forgetSecretInputs(this.ctx, row.id)
         // Durable now: the agent may forget the result.
         if (row.desktopId) this.hub.acknowledge(row.desktopId, row.id)
+        this.#recovery.ended(row.id)
         if (done) {
           observeRunEnd(this.ctx, done)
           this.ctx.log.info(
@@ -310,13 +322,30 @@ export class Scheduler implements Service {
         }
         this.notify()
       },
-      (err) => {
-        forgetSecretInputs(this.ctx, row.id)
-        this.ctx.log.error({ err, jobExecutionId: row.id }, 'could not record the end of an execution')
-      },
+      (err) => this.#retryLater(row, completion, attempt, err),
     )
     this.#recording.add(recording)
     void recording.finally(() => this.#recording.delete(recording))
+  }
+
+  /**
+   * The end could not be written (a full disk): nothing is acknowledged, so the agent keeps its
+   * report, and the execution stays `running` with a timer that writes the same end again, as
+   * does the agent's re-send of the report (docs/reliability.md, P22). The run's secret inputs
+   * stay held: the retry masks with them.
+   */
+  #retryLater(row: ExecutionRow, completion: () => Completion, attempt: number, err: unknown): void {
+    if (isStorageError(err)) noteStorageFailure(this.ctx, err)
+    const retryInMs = Math.min(END_RETRY_BASE_MS * 2 ** attempt, END_RETRY_CAP_MS)
+    this.ctx.log.error(
+      { err, jobExecutionId: row.id, attempt: attempt + 1, retryInMs },
+      'could not record the end of an execution; it stays running and is written again',
+    )
+    // Stopping: the next start finds it running and recovers it (recovery.ts).
+    if (this.#stopped) return
+    const retry = () => this.#finish(row, completion, attempt + 1)
+    this.#unwritten.set(row.id, retry)
+    this.#timers.set(row.id, setTimeout(retry, retryInMs))
   }
 
   /** Live results move the stability score; recomputed once per job per moment, not per run. */

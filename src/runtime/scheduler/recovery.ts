@@ -13,7 +13,10 @@ type Finish = (row: ExecutionRow, outcome: RunOutcome | null, fallback?: Complet
  * that; otherwise, after the grace period, end them `failed` with INTERRUPTED.
  */
 export class RunRecovery {
-  #orphans = new Map<string, { row: ExecutionRow; timer: ReturnType<typeof setTimeout> }>()
+  #orphans = new Map<
+    string,
+    { row: ExecutionRow; timer: ReturnType<typeof setTimeout>; reported?: boolean }
+  >()
   #listeners: (() => void)[] = []
 
   constructor(
@@ -27,7 +30,10 @@ export class RunRecovery {
     this.hub.setOrphanHandler((_desktopId, runId, lease, outcome) => {
       const orphan = this.#orphans.get(runId)
       if (!orphan || orphan.row.lease !== lease) return false
-      this.#release(runId)
+      // Its report is here: no INTERRUPTED. The orphan stays known until the end is written
+      // (ended()), so a copy sent again after a failed write is written, not acknowledged unread.
+      clearTimeout(orphan.timer)
+      orphan.reported = true
       this.finish(orphan.row, outcome)
       return true
     })
@@ -35,13 +41,18 @@ export class RunRecovery {
     const onOnline = (desktopId: string) => {
       const runId = this.hub.busyRunOf(desktopId)
       const orphan = runId ? this.#orphans.get(runId) : undefined
-      if (!orphan || orphan.row.desktopId !== desktopId) return
+      if (!orphan || orphan.reported || orphan.row.desktopId !== desktopId) return
       const deadline =
         Date.parse(orphan.row.startedAt ?? '') + orphan.row.timeoutMs + this.ctx.config.agentGraceMs
       this.#watch(orphan.row, Math.max(0, deadline - Date.now()))
     }
     this.ctx.events.on('desktop.online', onOnline)
     this.#listeners.push(() => this.ctx.events.off('desktop.online', onOnline))
+  }
+
+  /** The execution's end is written: forget it. */
+  ended(id: string): void {
+    this.#release(id)
   }
 
   stop(): void {
