@@ -81,6 +81,14 @@ export function registerBackup(program: Command): void {
       '--force',
       'replace a non-empty data dir (its contents are moved aside into .before-restore-<time>)',
     )
+    .option(
+      '--signing-key <file>',
+      "the backup-signing.key of the data dir that made the archive, to check its signature [default: the target dir's own]",
+    )
+    .option(
+      '--trust-unsigned',
+      'restore an archive whose signature cannot be checked (unsigned, or its key is lost); one the key shows was changed is still refused',
+    )
     .option('--json', 'print a JSON summary')
     .action((file: string, opts) =>
       run(async () => {
@@ -88,6 +96,8 @@ export function registerBackup(program: Command): void {
           archive: file,
           dataDir: dataDirOf(opts),
           force: Boolean(opts.force),
+          signingKey: opts.signingKey,
+          trustUnsigned: Boolean(opts.trustUnsigned),
           progress: toStderr,
         })
         if (opts.json) return printJson(summary)

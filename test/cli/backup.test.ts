@@ -22,6 +22,8 @@ const work = tempDir('deskhook-backup-test-')
 const archive = join(work.path, 'backup.tar.gz')
 /** The tar file inside the archive (what an archive made before compression holds). */
 const plainTar = () => gunzipSync(readFileSync(archive))
+/** The key the source data dir signs its archives with (kept out of them). */
+const signingKeyFile = () => join(s.dataDir, 'backup-signing.key')
 /** Every 202 with the moment its answer arrived (this process's clock, as the CLI's). */
 const acked: { id: string; at: number }[] = []
 let backupCreatedAt = 0
@@ -133,7 +135,7 @@ describe('deskhook backup (P17)', () => {
 describe('deskhook restore (P17)', () => {
   test('into a new dir: every run acknowledged before the backup, every job version, the screenshots; it serves', async () => {
     const target = join(work.path, 'restored')
-    const r = await cli(['restore', archive, '--data', target])
+    const r = await cli(['restore', archive, '--data', target, '--signing-key', signingKeyFile()])
     expect(r.code).toBe(0)
     expect(r.stdout).toContain(`into ${target}`)
     expect(r.stdout).toMatch(/1 jobs \(2 versions\)/)
@@ -192,7 +194,7 @@ describe('deskhook restore (P17)', () => {
     const old = join(work.path, 'before-gzip.tar')
     writeFileSync(old, plainTar())
     const target = join(work.path, 'from-plain-tar')
-    const r = await cli(['restore', old, '--data', target, '--json'])
+    const r = await cli(['restore', old, '--data', target, '--json', '--signing-key', signingKeyFile()])
     expect(r.code).toBe(0)
     const summary = JSON.parse(r.stdout)
     expect(summary.counts.jobVersions).toBe(2)
@@ -228,6 +230,7 @@ describe('deskhook restore (P17)', () => {
     const summary = await restoreBackup({
       archive,
       dataDir: target,
+      signingKey: signingKeyFile(),
       sync: {
         file: (path) => void calls.push({ kind: 'file', path }),
         dir: (path) => void calls.push({ kind: 'dir', path }),
@@ -261,7 +264,7 @@ describe('deskhook restore (P17)', () => {
           'strace',
           ...['-f', '-qq', '-y', '-e', 'trace=fsync,fdatasync', '-o', trace],
           ...[process.execPath, join(import.meta.dir, '../../src/main.ts'), 'restore', archive],
-          ...['--data', target],
+          ...['--data', target, '--signing-key', signingKeyFile()],
         ],
         { stdout: 'pipe', stderr: 'pipe' },
       )
@@ -303,7 +306,16 @@ describe('deskhook restore (P17)', () => {
     expect(refused.stderr).toContain('is not empty (notes.txt)')
     expect(existsSync(join(target, 'deskhook.db'))).toBe(false)
 
-    const r = await cli(['restore', archive, '--data', target, '--force', '--json'])
+    const r = await cli([
+      'restore',
+      archive,
+      '--data',
+      target,
+      '--force',
+      '--json',
+      '--signing-key',
+      signingKeyFile(),
+    ])
     expect(r.code).toBe(0)
     const summary = JSON.parse(r.stdout)
     expect(readFileSync(join(summary.previousContents, 'notes.txt'), 'utf8')).toBe('keep me')

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'bun:test'
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadConfig } from '../../src/config/index.ts'
 import { type AppContext, createContext } from '../../src/context.ts'
@@ -112,7 +112,11 @@ describe('scheduled backups', () => {
     expect(lastScheduledBackup(h.ctx.db)).toEqual(record)
     expect((await dataDirStatus(h.ctx.config.dataDir)).lastScheduledBackup).toEqual(record)
 
-    const restored = await restoreBackup({ archive: record.file!, dataDir: join(h.work, 'restored') })
+    const restored = await restoreBackup({
+      archive: record.file!,
+      dataDir: join(h.work, 'restored'),
+      signingKey: join(h.ctx.config.dataDir, 'backup-signing.key'),
+    })
     expect(restored.counts.jobs).toBe(1)
   })
 
@@ -140,7 +144,11 @@ describe('scheduled backups', () => {
     h.clock.advance(HOUR)
     const second = await service.runOnce()
     const target = join(h.work, 'restored-inside')
-    const restored = await restoreBackup({ archive: second.file!, dataDir: target })
+    const restored = await restoreBackup({
+      archive: second.file!,
+      dataDir: target,
+      signingKey: join(h.ctx.config.dataDir, 'backup-signing.key'),
+    })
     expect(restored.files.config).toBe(0)
     expect(existsSync(join(target, 'backups'))).toBe(false)
   })
@@ -256,6 +264,8 @@ describe('scheduled backups in the server', () => {
 
       const status = await cli(['status', '--data', s.dataDir, '--json'])
       expect(JSON.parse(status.stdout).lastScheduledBackup).toEqual(record)
+      // The key that signed the archive, kept apart as an admin would (it is never in an archive).
+      copyFileSync(join(s.dataDir, 'backup-signing.key'), join(work.path, 'backup-signing.key'))
     } finally {
       await s.close()
     }
@@ -265,7 +275,14 @@ describe('scheduled backups in the server', () => {
     expect(order[0]).toBe('scheduled backup')
 
     const target = join(work.path, 'restored')
-    const restored = await cli(['restore', record.file!, '--data', target])
+    const restored = await cli([
+      'restore',
+      record.file!,
+      '--data',
+      target,
+      '--signing-key',
+      join(work.path, 'backup-signing.key'),
+    ])
     expect(restored.code).toBe(0)
     expect(restored.stdout).toContain(`into ${target}`)
   }, 30_000)

@@ -23,6 +23,7 @@ import {
   readCounts,
 } from './manifest.ts'
 import { counter, type Progress } from './progress.ts'
+import { SIGNATURE_NAME, sign, signingKey } from './signature.ts'
 
 export interface BackupSummary {
   archive: string
@@ -91,7 +92,10 @@ export async function createBackup(opts: {
       else manifest.missingFiles++
       tick(i + 1)
     }
-    await addBuffer(tar, MANIFEST_NAME, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`))
+    const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`)
+    await addBuffer(tar, MANIFEST_NAME, manifestBytes)
+    // Signed with the data dir's key, which never goes into an archive (signature.ts).
+    await addBuffer(tar, SIGNATURE_NAME, sign(signingKey(dataDir), manifestBytes))
     tar.finalize()
     await written
     fsyncs.file(partial)

@@ -6,6 +6,7 @@ import type { Db } from '../../db/client.ts'
 import { DB_FILE } from '../../db/client.ts'
 import { executionSteps, executions, recordings } from '../../db/schema/index.ts'
 import type { ManifestFile } from './manifest.ts'
+import { SIGNING_KEY_FILE } from './signature.ts'
 
 /** A file to put in the archive: its path there is its path relative to the data dir. */
 export interface DataFile {
@@ -29,6 +30,8 @@ const NOT_CONFIG = new Set([
   `${DB_FILE}-shm`,
   `${DB_FILE}-journal`,
   'deskhook.lock',
+  // What signs the archives stays out of them (signature.ts).
+  SIGNING_KEY_FILE,
 ])
 /** Folders handled by reference (screenshots, recordings) or left out (the agent program is rebuilt, not restored). */
 const NOT_CONFIG_DIRS = new Set(['screenshots', 'recordings', 'agent'])

@@ -1,7 +1,7 @@
 import { Database } from 'bun:sqlite'
 import { createHash } from 'node:crypto'
-import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, mkdtemp, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises'
+import { createReadStream, createWriteStream, existsSync } from 'node:fs'
+import { mkdir, mkdtemp, open, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { createGunzip } from 'node:zlib'
 import { drizzle } from 'drizzle-orm/bun-sqlite'
@@ -17,6 +17,14 @@ import { fsyncs, type Sync } from './durable.ts'
 import { type BackupCounts, MANIFEST_NAME, type Manifest, parseManifest, readCounts } from './manifest.ts'
 import type { Progress } from './progress.ts'
 import { serverUsing } from './server-check.ts'
+import {
+  check,
+  describeKey,
+  parseSignature,
+  readKeyFile,
+  SIGNATURE_NAME,
+  SIGNING_KEY_FILE,
+} from './signature.ts'
 
 export interface RestoreSummary {
   archive: string
@@ -45,6 +53,10 @@ export async function restoreBackup(opts: {
   archive: string
   dataDir: string
   force?: boolean
+  /** The backup signing key file of the data dir that made the archive (signature.ts). */
+  signingKey?: string
+  /** Restore an archive whose signature cannot be checked (unsigned, or signed with another key). */
+  trustUnsigned?: boolean
   progress?: Progress
   /** The fsyncs (tests record them); the real ones by default. */
   sync?: Sync
@@ -64,7 +76,15 @@ export async function restoreBackup(opts: {
   try {
     staging = await mkdtemp(join(dataDir, '.restore-'))
     progress(`unpacking ${archive}`)
-    const manifest = await unpackAndVerify(archive, staging, sync)
+    const { manifest, manifestBytes, signature, folders } = await unpackAndVerify(archive, staging, sync)
+    const key = checkSignature(archive, dataDir, manifest, manifestBytes, signature, opts)
+    if (key) {
+      // The restored server goes on signing with the key its earlier archives verify with.
+      await writeFile(join(staging, SIGNING_KEY_FILE), key, { mode: 0o600 })
+      sync.file(join(staging, SIGNING_KEY_FILE))
+    }
+    // Deepest first, so each folder is synced after the files and folders inside it.
+    for (const dir of [...folders].sort((a, b) => b.length - a.length)) sync.dir(dir)
     progress('checking the database (integrity_check)')
     verifyDatabase(archive, join(staging, DB_FILE), manifest)
 
@@ -146,13 +166,23 @@ async function isGzipped(archive: string): Promise<boolean> {
 }
 
 /**
- * Unpacks every entry into `staging`, hashing and fsyncing as it writes (then each folder it made),
- * and checks the result against the manifest: the same files, each with its size and SHA-256.
+ * Unpacks every entry into `staging`, hashing and fsyncing each file as it writes (the caller syncs
+ * the returned folders), and checks the result against the manifest: the same files, each with its size and SHA-256.
  * Names the first file that differs.
  */
-async function unpackAndVerify(archive: string, staging: string, sync: Sync): Promise<Manifest> {
+async function unpackAndVerify(
+  archive: string,
+  staging: string,
+  sync: Sync,
+): Promise<{
+  manifest: Manifest
+  manifestBytes: Buffer
+  signature: string | undefined
+  folders: Set<string>
+}> {
   const seen = new Map<string, { bytes: number; sha256: string }>()
-  let manifestText: string | undefined
+  let manifestBytes: Buffer | undefined
+  let signatureText: string | undefined
   let last = '(the start)'
   const damaged = (why: string) =>
     new AppError('INVALID_REQUEST', `The archive ${archive} is damaged: ${why}. Nothing was restored.`)
@@ -168,6 +198,12 @@ async function unpackAndVerify(archive: string, staging: string, sync: Sync): Pr
   try {
     for await (const entry of tar) {
       const { name, type } = entry.header
+      if (name === SIGNATURE_NAME && type === 'file' && signatureText === undefined) {
+        const chunks: Buffer[] = []
+        for await (const chunk of entry) chunks.push(chunk as Buffer)
+        signatureText = Buffer.concat(chunks).toString('utf8')
+        continue
+      }
       if (type !== 'file' || seen.has(name) || !(name === MANIFEST_NAME || isSafeArchivePath(name))) {
         entry.resume()
         throw damaged(`unexpected entry ${JSON.stringify(name)} (${type})`)
@@ -177,7 +213,7 @@ async function unpackAndVerify(archive: string, staging: string, sync: Sync): Pr
       if (name === MANIFEST_NAME) {
         const chunks: Buffer[] = []
         for await (const chunk of entry) chunks.push(chunk as Buffer)
-        manifestText = Buffer.concat(chunks).toString('utf8')
+        manifestBytes = Buffer.concat(chunks)
       } else {
         const target = join(staging, name)
         await mkdir(dirname(target), { recursive: true, mode: 0o700 })
@@ -207,12 +243,10 @@ async function unpackAndVerify(archive: string, staging: string, sync: Sync): Pr
     input.destroy()
     gunzip?.destroy()
   }
-  // Deepest first, so each folder is synced after the ones inside it.
-  for (const dir of [...folders].sort((a, b) => b.length - a.length)) sync.dir(dir)
-  if (manifestText === undefined) throw damaged(`it has no ${MANIFEST_NAME} (a backup always ends with one)`)
+  if (manifestBytes === undefined) throw damaged(`it has no ${MANIFEST_NAME} (a backup always ends with one)`)
   let manifest: Manifest
   try {
-    manifest = parseManifest(manifestText)
+    manifest = parseManifest(manifestBytes.toString('utf8'))
   } catch (err) {
     throw damaged((err as Error).message)
   }
@@ -230,7 +264,62 @@ async function unpackAndVerify(archive: string, staging: string, sync: Sync): Pr
   if (extra) throw damaged(`${extra} is not listed in the manifest`)
   if (!manifest.files.some((f) => f.path === DB_FILE && f.kind === 'database'))
     throw damaged(`it holds no ${DB_FILE}`)
-  return manifest
+  return { manifest, manifestBytes, signature: signatureText, folders }
+}
+
+/**
+ * Who made the archive: its manifest's HMAC under the backup signing key (`--signing-key`, else the
+ * target dir's own). A changed manifest is refused always; an archive that cannot be checked (no
+ * signature, no key, another server's key) only with `--trust-unsigned`. Returns the key that
+ * verified it, if one did.
+ */
+function checkSignature(
+  archive: string,
+  dataDir: string,
+  manifest: Manifest,
+  manifestBytes: Buffer,
+  signatureText: string | undefined,
+  opts: { signingKey?: string; trustUnsigned?: boolean },
+): Buffer | undefined {
+  const nothing = 'Nothing was restored.'
+  const own = join(dataDir, SIGNING_KEY_FILE)
+  const keyFile = opts.signingKey ? resolve(opts.signingKey) : existsSync(own) ? own : undefined
+  let key: Buffer | undefined
+  if (keyFile)
+    try {
+      key = readKeyFile(keyFile)
+    } catch (err) {
+      throw new AppError('INVALID_REQUEST', `${(err as Error).message}. ${nothing}`)
+    }
+  const signature = signatureText === undefined ? undefined : parseSignature(signatureText)
+  if (signatureText !== undefined && !signature)
+    throw new AppError(
+      'INVALID_REQUEST',
+      `The archive ${archive} has a damaged ${SIGNATURE_NAME}. ${nothing}`,
+    )
+  const verdict = signature && key ? check(key, manifestBytes, signature) : undefined
+  if (verdict === 'valid') return key
+  if (verdict === 'changed')
+    throw new AppError(
+      'INVALID_REQUEST',
+      `The archive ${archive} was changed after it was made: its manifest does not match its signature (key ${signature!.keyId}). Do not restore it; use another backup. ${nothing}`,
+    )
+  if (opts.trustUnsigned) return undefined
+  const hint = `pass --signing-key with the ${SIGNING_KEY_FILE} of the data dir that made it (it was made from ${manifest.sourceDataDir}; keep a copy of that file apart from the backups), or --trust-unsigned to restore it unchecked (only an archive you know nobody changed). ${nothing}`
+  if (!signature)
+    throw new AppError(
+      'INVALID_REQUEST',
+      `The archive ${archive} is not signed (made before deskhook signed its backups, or its signature was removed), so nothing shows it is unchanged: restore it with --trust-unsigned only if you know nobody changed it. ${nothing}`,
+    )
+  if (!key)
+    throw new AppError(
+      'INVALID_REQUEST',
+      `The archive ${archive} is signed (key ${signature.keyId}), but no key to check it was given: ${hint}`,
+    )
+  throw new AppError(
+    'INVALID_REQUEST',
+    `The archive ${archive} is signed with another key (${signature.keyId}) than ${keyFile} (${describeKey(key)}): ${hint}`,
+  )
 }
 
 /** integrity_check, a schema this deskhook knows, and the counts the manifest recorded. */
