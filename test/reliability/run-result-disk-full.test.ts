@@ -20,13 +20,9 @@ let agent: FakeAgent
 
 beforeEach(async () => {
   s = await startTestServer({ heartbeatIntervalMs: 60_000 })
-  agent = new FakeAgent(s.url)
-  await agent.opened
-  agent.hello({ kind: 'enroll', token: createEnrollmentToken(s.ctx).token })
-  await agent.next('welcome')
 })
 afterEach(async () => {
-  agent.close()
+  agent?.close()
   await s.close()
 })
 
@@ -39,8 +35,15 @@ function fillDisk(): void {
 }
 const freeDisk = () => s.ctx.db.$client.run('PRAGMA max_page_count = 1073741823')
 
-/** An async call of the job, and the run its desktop receives. */
+/**
+ * The desktop comes online once the job is live (a teaching call's build would otherwise hold it),
+ * then an async call of the job, and the run the desktop receives.
+ */
 async function startRun(path: string): Promise<RunRequest> {
+  agent = new FakeAgent(s.url)
+  await agent.opened
+  agent.hello({ kind: 'enroll', token: createEnrollmentToken(s.ctx).token })
+  await agent.next('welcome')
   const res = await s.call(path, { method: 'POST', headers: { 'x-job-async': 'true' }, json: {} })
   expect(res.status).toBe(202)
   return agent.next('run')
