@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { BUILD_UNREADABLE } from '../../src/db/unreadable-rows.ts'
 import { ErrorStatus } from '../../src/lib/errors.ts'
 import { BUILD_CANCELLED } from '../../src/modules/builds/cancel.ts'
 import { RUN_ERROR_CODES } from '../../src/protocol/automation.ts'
@@ -35,6 +36,8 @@ function buildFailureCodes(): string[] {
   return [
     ...[...union.replace(/\/\*[\s\S]*?\*\//g, '').matchAll(/\|\s*'([A-Z_]+)'/g)].map((m) => m[1]!),
     BUILD_CANCELLED,
+    // Set at start-up on a build whose stored data cannot be read (src/db/unreadable-rows.ts).
+    BUILD_UNREADABLE,
   ]
 }
 
