@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js'
 import type { Logger } from '../../lib/logger.ts'
 import { CLOSE } from '../../protocol/messages.ts'
 import type { AgentSession } from './session.ts'
@@ -123,22 +124,15 @@ export class PendingHellos {
 
 /**
  * Who counts as one client: an IPv4 address (also when mapped into IPv6), or an IPv6 /64, the
- * block one subscriber usually holds whole.
+ * block one subscriber usually holds whole. An address ipaddr.js cannot read is its own client.
  */
 export function clientKey(address: string): string {
-  const bare = address.replace(/%.*$/, '').toLowerCase()
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare)
-  if (mapped) return mapped[1]!
-  if (!bare.includes(':')) return bare
-  const [head = '', tail] = bare.split('::')
-  const left = head ? head.split(':') : []
-  const right = tail ? tail.split(':') : []
-  const groups =
-    tail === undefined
-      ? left
-      : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
-  return `${groups
+  const bare = address.replace(/%.*$/, '')
+  if (!ipaddr.isValid(bare)) return bare.toLowerCase()
+  const parsed = ipaddr.process(bare)
+  if (parsed.kind() === 'ipv4') return parsed.toString()
+  return `${(parsed as ipaddr.IPv6).parts
     .slice(0, 4)
-    .map((g) => (Number.parseInt(g, 16) || 0).toString(16))
+    .map((part) => part.toString(16))
     .join(':')}::/64`
 }
