@@ -2,11 +2,12 @@
 // recompute them after changing a file. The HMAC below can only be made with the data dir's
 // backup signing key, which is never put into an archive. (The secrets key cannot serve: it travels
 // inside the archive, so whoever holds the archive could sign with it.)
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs'
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Static, Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import { loadKeyFile } from '../secrets/key-file.ts'
 
 export const SIGNING_KEY_FILE = 'backup-signing.key'
 export const SIGNATURE_NAME = 'manifest.sig'
@@ -27,18 +28,7 @@ const mac = (key: Buffer, manifest: Buffer) =>
 
 /** The data dir's signing key, made (0600, exclusively) on its first backup. */
 export function signingKey(dataDir: string): Buffer {
-  const file = join(dataDir, SIGNING_KEY_FILE)
-  try {
-    const fd = openSync(file, 'wx', 0o600)
-    try {
-      writeSync(fd, randomBytes(KEY_BYTES))
-    } finally {
-      closeSync(fd)
-    }
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
-  }
-  return readKeyFile(file)
+  return loadKeyFile(join(dataDir, SIGNING_KEY_FILE), true, 'backup signing key')!
 }
 
 /** A key file as given to `restore --signing-key`; throws a one-line reason when it is not one. */

@@ -12,7 +12,15 @@ const KEY_BYTES = 32
  * so a CLI and a server starting together end up with the same key, never two.
  */
 export function loadSecretsKey(dataDir: string, create: boolean): Buffer | null {
-  const file = join(dataDir, SECRETS_KEY_FILE)
+  return loadKeyFile(join(dataDir, SECRETS_KEY_FILE), create, 'secrets key')
+}
+
+/**
+ * A key file of 32 random bytes, owner-only (the secrets key, the backup signing key), created on
+ * first use when `create` is set. Creation is exclusive, so two processes starting together end up
+ * with the same key; one that finds it empty waits while the other writes it.
+ */
+export function loadKeyFile(file: string, create: boolean, what: string): Buffer | null {
   for (let attempt = 0; attempt < 50; attempt++) {
     try {
       const key = readFileSync(file)
@@ -24,7 +32,7 @@ export function loadSecretsKey(dataDir: string, create: boolean): Buffer | null 
       }
       throw new AppError(
         'INTERNAL',
-        `${file} is not a deskhook secrets key (${key.length} bytes, expected ${KEY_BYTES})`,
+        `${file} is not a deskhook ${what} (${key.length} bytes, expected ${KEY_BYTES})`,
       )
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
