@@ -18,6 +18,8 @@ const PACKAGES: [path: string, pkg: string][] = [
   ['/usr/bin/xdotool', 'xdotool'],
   // The apps the tests drive.
   ['/usr/bin/yad', 'yad'],
+  // GTK for Python: the test apps written for one behaviour (test/fixtures/native/close-app.py).
+  ['/usr/lib/x86_64-linux-gnu/girepository-1.0/Gtk-3.0.typelib', 'gir1.2-gtk-3.0'],
   ['/usr/bin/zenity', 'zenity'],
   ['/usr/bin/gtk3-widget-factory', 'gtk-3-examples'],
   ['/usr/bin/osmo', 'osmo'],

@@ -1,4 +1,6 @@
 import { afterAll, describe, expect, test } from 'bun:test'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { installAtspiHelper } from '../../../src/agent/drivers/linux/index.ts'
 import { HelperHost } from '../../../src/agent/drivers/native/helper-host.ts'
 import { createLogger } from '../../../src/lib/logger.ts'
@@ -223,6 +225,47 @@ describe('the helper protocol, against the real AT-SPI helper', () => {
       await helper.call('close', { pids: [pid] })
     } finally {
       await helper.stop()
+    }
+  }, 60_000)
+
+  test('close asks the windows first: an app that saves when closed keeps its work; one that refuses is ended after a grace', async () => {
+    const { helper } = host()
+    const files = tempDir('deskhook-close-')
+    const app = join(import.meta.dir, '../../fixtures/native/close-app.py')
+    try {
+      const saved = join(files.path, 'saved.txt')
+      const polite = await helper.call(
+        'launch',
+        {
+          executable: '/usr/bin/python3',
+          args: [app, saved, 'save'],
+          titleContains: 'Close test',
+          timeoutMs: 20_000,
+        },
+        { timeoutMs: 25_000 },
+      )
+      const closed = await helper.call('close', { pids: [polite.pid] })
+      expect(closed).toEqual({ closed: 1, killed: 0 })
+      // Closed as a person closes it: its own handler ran (SIGTERM would have ended it unsaved).
+      expect(readFileSync(saved, 'utf8')).toBe('saved')
+      expect(running(polite.pid)).toBe(false)
+
+      const stubborn = await helper.call(
+        'launch',
+        {
+          executable: '/usr/bin/python3',
+          args: [app, join(files.path, 'never.txt'), 'refuse'],
+          timeoutMs: 20_000,
+        },
+        { timeoutMs: 25_000 },
+      )
+      const ended = await helper.call('close', { pids: [stubborn.pid] }, { timeoutMs: 15_000 })
+      expect(ended.closed + ended.killed).toBe(1)
+      expect(running(stubborn.pid)).toBe(false)
+      expect(existsSync(join(files.path, 'never.txt'))).toBe(false)
+    } finally {
+      await helper.stop()
+      files.remove()
     }
   }, 60_000)
 

@@ -10,6 +10,7 @@ import time
 from atspi_common import INTERPRETERS, Fail, log, proc_cmdline, safe
 from atspi_events import watch_exit
 from atspi_tree import STATE, list_windows
+from atspi_x11 import X
 
 
 def proc_environ(pid):
@@ -149,12 +150,25 @@ def signal_app(pid, sig):
         raise Fail('ACCESS_DENIED', f'Not allowed to end process {pid}: {error}') from error
 
 
+# How long an app asked to close its windows gets to save and quit before it is told to end.
+CLOSE_GRACE_S = 3.0
+
+
 def close_app(args):
+    """Ends the app as a person would first: its windows are asked to close, so it may save and
+    quit (README, "Desktops and the agent", native apps; the Windows helper posts WM_CLOSE the same
+    way), and only an app still running after a grace period is sent SIGTERM, then SIGKILL. An app
+    that saves only when a person closes it keeps its data."""
     pids = matching_processes(args)
     timeout = max(0.5, int(args.get('timeoutMs') or 5000) / 1000)
-    for pid in pids:
+    running = pids
+    if pids and safe(lambda: X.ask_to_close(set(pids)), 0):
+        running = wait_exit(pids, min(CLOSE_GRACE_S, timeout))
+        if running:
+            log('info', 'the app did not close its windows in time: ending it', pids=sorted(running))
+    for pid in running:
         signal_app(pid, signal.SIGTERM)
-    stubborn = wait_exit(pids, timeout)
+    stubborn = wait_exit(running, timeout)
     for pid in stubborn:
         signal_app(pid, signal.SIGKILL)
     left = wait_exit(stubborn, 2)

@@ -59,6 +59,26 @@ class X11:
                 best, best_score = w, score
         return best
 
+    def ask_to_close(self, pids):
+        """Asks each top-level window of these processes to close, as its close button does (an
+        ICCCM WM_DELETE_WINDOW message, to windows that take it): the app may save and quit as it
+        does for a person. Returns how many windows were asked."""
+        from Xlib import X, protocol
+        d = self.display
+        protocols, delete = self.atom('WM_PROTOCOLS'), self.atom('WM_DELETE_WINDOW')
+        asked = 0
+        for w in self.top_windows():
+            prop = safe(lambda w=w: w.get_full_property(self.atom('_NET_WM_PID'), X.AnyPropertyType))
+            if prop is None or not len(prop.value) or prop.value[0] not in pids:
+                continue
+            if delete not in (safe(w.get_wm_protocols, []) or []):
+                continue
+            event = protocol.event.ClientMessage(window=w, client_type=protocols, data=(32, [delete, X.CurrentTime, 0, 0, 0]))
+            if safe(lambda w=w, e=event: w.send_event(e) or True, False):
+                asked += 1
+        d.sync()
+        return asked
+
     def title(self, xwin):
         name = safe(lambda: xwin.get_full_property(self.atom('_NET_WM_NAME'), self.atom('UTF8_STRING')))
         if name is not None:
