@@ -70,6 +70,11 @@ export const UI_STATES = [
   'readonly',
   'modal',
   'busy',
+  /**
+   * A menu item or button that switches something on and off (a check or radio menu item, a
+   * toggle button): a setting, which exploring never switches (src/builder/explore/explore-moves.ts).
+   */
+  'checkable',
 ] as const
 export const UiState = literals(UI_STATES)
 export type UiState = Static<typeof UiState>

@@ -130,7 +130,7 @@ export class Frontier {
       for (const item of items) {
         const score = moveScore(this.reading, item.name)
         if (score === 0 || item.states.includes('disabled')) continue
-        const why = refusal(openIndex, item, this.app.url)
+        const why = refusal(openIndex, item, this.app.url, this.reading)
         if (why) {
           this.refused.set(item.name, why)
           continue
@@ -251,7 +251,7 @@ export class Frontier {
         moveScore(reading, section ? `${section} ${element.name}` : element.name) ||
         (ownRecordLink(reading, index, element, leaves) ? 1 : 0)
       if (score === 0) continue
-      const why = refusal(index, element, this.app.url)
+      const why = refusal(index, element, this.app.url, this.reading)
       const inRow = rowSelector(index, element, leaves)
       // "Remove" in the sample's own row, for a task that removes: never pressed while exploring,
       // it is the job's own action (its submit), found here with the way to it.

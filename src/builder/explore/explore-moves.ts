@@ -1,7 +1,10 @@
 // Which controls exploring may press, and how promising each is. Exploring stays inside the app:
 // no link to another site, no download, no sign-out, nothing that deletes; and it never presses
 // a control that sends a form while that form is still empty ("Register", "Create" under blank
-// fields would create junk records in a real app, whose data persists).
+// fields would create junk records in a real app, whose data persists). It does no harm the task
+// did not ask for (docs/builder.md, "Do no harm"): no setting switched (a check menu item, a
+// toggle button), nothing that quits the app, opens a browser, or acts on the whole file (new,
+// open, close or rewrite the file, database or window) rather than on a record.
 
 import { stemmer } from 'stemmer'
 import { ancestors, descendants, indexTree, type TreeIndex } from '../../automation/element-tree.ts'
@@ -15,8 +18,27 @@ import { activeScope } from '../screen.ts'
 import { actionOf, splitWords, stems } from '../words.ts'
 
 const LEAVING = new Set(
-  stems('logout logoff signout delete remove destroy erase discard download export print unsubscribe'),
+  stems(
+    'logout logoff signout delete remove destroy erase discard download export print unsubscribe quit exit',
+  ),
 )
+/** "Open URL", "Visit website", "Open in browser": a control that sends the person elsewhere. */
+const OUTWARD = /\b(url|urls|website|web\s*site|web\s*page|homepage|browser|hyperlink)\b/i
+/**
+ * Words for the whole file, database or window an app holds, as opposed to a record in it: a
+ * control that does something to one ("New File", "Open Database…", "Close Window", "Obfuscate
+ * account file": a verb before the word) acts on all of the person's data or leaves it. The word
+ * alone ("File", a menu; "Documents", a list of records) only opens something, and a task about
+ * such things ("add a document") makes them its records.
+ */
+const WHOLE_FILE = new Set(stems('file database document workbook window'))
+
+function actsOnWholeFile(name: string, task: PromptReading | undefined): boolean {
+  const words = stems(name)
+  const at = words.findIndex((w) => WHOLE_FILE.has(w))
+  if (at < 1) return false
+  return !task || ![...task.object, ...task.names].includes(words[at]!)
+}
 /** "Log out", "Sign out", "Log off": two words that leave the session together. */
 const LEAVING_PHRASE = /\b(log|sign)\s*(out|off)\b/i
 const DOWNLOAD =
@@ -42,13 +64,22 @@ const ONLY_SENDS = new Set(
 /** The button's first word as written, plain stem (no synonyms: "Update" is not "Edit"). */
 const firstVerb = (name: string) => stemmer(splitWords(name)[0] ?? '')
 
-export type Refusal = 'other site' | 'download' | 'leaves the session' | 'empty form' | 'saves data'
+export type Refusal =
+  | 'other site'
+  | 'download'
+  | 'leaves the session'
+  | 'empty form'
+  | 'saves data'
+  | 'switches a setting'
+  | 'acts on the whole file'
 
 /** Why exploring must not press this control, or undefined when it may. */
 export function refusal(
   index: TreeIndex,
   element: UiElement,
   appUrl: string | undefined,
+  /** The task, when known: its own objects are records, never "the whole file". */
+  task?: PromptReading,
 ): Refusal | undefined {
   if (element.href) {
     const target = safeUrl(element.href, appUrl)
@@ -61,6 +92,10 @@ export function refusal(
   }
   if (LEAVING_PHRASE.test(element.name) || stems(element.name).some((w) => LEAVING.has(w)))
     return 'leaves the session'
+  if ((element.role === 'menuitem' || element.role === 'button') && element.states.includes('checkable'))
+    return 'switches a setting'
+  if (OUTWARD.test(element.name)) return 'other site'
+  if (actsOnWholeFile(element.name, task)) return 'acts on the whole file'
   if (element.role === 'button' && ONLY_SENDS.has(firstVerb(element.name))) return 'saves data'
   if (element.role === 'button' && sendsEmptyForm(index, element)) return 'empty form'
   return undefined

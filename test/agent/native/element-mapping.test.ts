@@ -29,6 +29,36 @@ const node = (role: string, name: string, extra: Partial<HelperNode> = {}): Help
 })
 
 describe('mapping AT-SPI trees into the element model', () => {
+  test('a check menu item or toggle button says it switches (checkable); a check box does not need to', () => {
+    const root = mapWindowTree(
+      node('frame', 'Editor', {
+        children: [
+          node('menu bar', '', {
+            children: [
+              node('menu', 'View', {
+                children: [
+                  node('check menu item', 'Show Toolbar', { states: ['checkable', 'checked'] }),
+                  node('menu item', 'Zoom In'),
+                ],
+              }),
+            ],
+          }),
+          node('toggle button', 'Bold', { states: ['checkable', 'checked'] }),
+          node('push button', 'Save'),
+          node('check box', 'Remember me', { states: ['checkable'] }),
+        ],
+      }),
+      'Editor',
+      { profile: ATSPI_PROFILE, origin: { x: 0, y: 0 }, ref: (r) => r },
+    )
+    const states = Object.fromEntries(flat(root).map((e) => [e.name, e.states]))
+    expect(states['Show Toolbar']).toEqual(['checked', 'checkable'])
+    expect(states['Zoom In']).toEqual([])
+    expect(states.Bold).toEqual(['pressed', 'checkable'])
+    expect(states.Save).toEqual([])
+    expect(states['Remember me']).toEqual([])
+  })
+
   test('a yad form: layout dissolves, fields take their labels, reading order puts each label first', () => {
     const root = map(yadForm as Recorded)
     expect(root).toMatchObject({ role: 'window', name: 'New customer', ref: '9/1:0' })

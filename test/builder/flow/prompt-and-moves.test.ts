@@ -79,6 +79,49 @@ describe('exploring stays inside the app', () => {
     })
   })
 
+  test('no harm the task did not ask for: no setting switched, no quitting, no browser, nothing done to the whole file', () => {
+    // A desktop app's menus (docs/builder.md, "Do no harm"); the file menu itself may be opened.
+    const menu = el('window', 'Passwords - KeePassXC', {}, [
+      el('menuitem', 'File'),
+      el('menuitem', 'Show Toolbar', { states: ['checkable', 'checked'] }),
+      el('menuitem', 'Show Preview Panel', { states: ['checkable'] }),
+      el('button', 'Lock', { states: ['checkable', 'pressed'] }),
+      el('menuitem', 'Quit'),
+      el('menuitem', 'Exit'),
+      el('menuitem', 'Open URL'),
+      el('menuitem', 'Visit website'),
+      el('menuitem', 'New File'),
+      el('menuitem', 'Open Database…'),
+      el('menuitem', 'Close Window'),
+      el('menuitem', 'Obfuscate account file'),
+      el('menuitem', 'New Entry…'),
+      el('link', 'Documents'),
+    ])
+    const index = indexTree(menu)
+    const why = Object.fromEntries(menu.children.map((c) => [c.name, refusal(index, c, undefined)]))
+    expect(why).toEqual({
+      File: undefined,
+      'Show Toolbar': 'switches a setting',
+      'Show Preview Panel': 'switches a setting',
+      Lock: 'switches a setting',
+      Quit: 'leaves the session',
+      Exit: 'leaves the session',
+      'Open URL': 'other site',
+      'Visit website': 'other site',
+      'New File': 'acts on the whole file',
+      'Open Database…': 'acts on the whole file',
+      'Close Window': 'acts on the whole file',
+      'Obfuscate account file': 'acts on the whole file',
+      'New Entry…': undefined,
+      Documents: undefined,
+    })
+    // A task about documents makes them its records: "New document" is then a way on.
+    const newDocument = el('link', 'New document')
+    const docs = indexTree(el('window', 'Project', {}, [newDocument]))
+    expect(refusal(docs, newDocument, app)).toBe('acts on the whole file')
+    expect(refusal(docs, newDocument, app, readPrompt('Add a document to the project'))).toBeUndefined()
+  })
+
   test('a submit-like button under an empty form is never pressed; once filled, or a plain navigation button, it may be', () => {
     const form = (value?: string) =>
       el('form', 'Sign up', {}, [

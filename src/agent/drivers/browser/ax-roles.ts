@@ -91,10 +91,14 @@ export function statesOf(node: Protocol.Accessibility.AXNode): UiState[] {
         else if (value === 'mixed') states.push('mixed')
         break
       case 'pressed':
+        // aria-pressed, whatever its value: a toggle button.
+        states.push('checkable')
         if (value === 'true') states.push('pressed')
         else if (value === 'mixed') states.push('mixed')
         break
     }
   }
+  const role = node.role?.value
+  if (role === 'menuitemcheckbox' || role === 'menuitemradio') states.push('checkable')
   return states
 }

@@ -301,6 +301,13 @@ function mapStates(node: HelperNode, role: UiRole, profile: BackendProfile): UiS
   }
   // A toggle button that is on is pressed, not checked (ARIA's vocabulary).
   if (role === 'button' && states.delete('checked')) states.add('pressed')
+  // A menu item or button that switches on and off says so (AT-SPI's checkable, UIA's Toggle
+  // pattern); on other roles (a check box) it says nothing new and is left out.
+  if (
+    (role === 'menuitem' || role === 'button') &&
+    (node.states.includes('checkable') || node.actions?.includes('toggle'))
+  )
+    states.add('checkable')
   const { editableState } = profile
   if (editableState && (role === 'textbox' || role === 'spinbutton') && !node.states.includes(editableState))
     states.add('readonly')
