@@ -4,13 +4,26 @@ import { MIN_FORM_LENGTH, secretForms } from './secret-forms.ts'
 export const MASK = '•••'
 
 /**
- * Replaces every occurrence of the values in every string of `value` (object keys too), deeply:
- * each value exactly, and, when it is long enough not to match by chance, in any letter case and
- * in its common encodings (Base64, Base64url, URL encoding, hex: secret-forms.ts). Returns the
- * same object when nothing matched, so the common case allocates nothing.
+ * How widely a secret is matched. `loose` (the default: what is stored, logged, shown or
+ * answered): each value exactly and in its common encodings (Base64, Base64url, URL encoding,
+ * hex: secret-forms.ts) when long enough not to match by chance, and in any letter case when it
+ * also looks like a secret rather than a word (a digit or a symbol in it, or 12 characters and
+ * more): a user named "office" must not mask the app's own "Office Webmail" in an answer.
+ * `exact` (the steps a job keeps, whose conditions must match the screen): values and their
+ * encodings as written, never another letter case.
  */
-export function scrubSecrets<T>(value: T, secrets: readonly string[]): T {
-  const matcher = maskMatcher(secrets)
+export type ScrubMode = 'loose' | 'exact'
+
+/** A value whose other letter cases are masked too: not a plain word (see ScrubMode). */
+const caselessSecret = (s: string) => s.length >= MIN_FORM_LENGTH && (/[^\p{L}\s]/u.test(s) || s.length >= 12)
+
+/**
+ * Replaces every occurrence of the values in every string of `value` (object keys too), deeply,
+ * as `mode` says. Returns the same object when nothing matched, so the common case allocates
+ * nothing.
+ */
+export function scrubSecrets<T>(value: T, secrets: readonly string[], mode: ScrubMode = 'loose'): T {
+  const matcher = maskMatcher(secrets, mode)
   if (!matcher) return value
   return scrub(value, matcher) as T
 }
@@ -30,14 +43,15 @@ type Matcher = (text: string) => string
 const matchers = new Map<string, Matcher | null>()
 const MAX_MATCHERS = 256
 
-function maskMatcher(secrets: readonly string[]): Matcher | null {
-  const cacheKey = JSON.stringify(secrets)
+function maskMatcher(secrets: readonly string[], mode: ScrubMode): Matcher | null {
+  const cacheKey = `${mode}:${JSON.stringify(secrets)}`
   const cached = matchers.get(cacheKey)
   if (cached !== undefined) return cached
   const values = secrets.filter((s) => s.length > 0)
-  const exact = values.filter((s) => s.length < MIN_FORM_LENGTH)
-  const loose = values.filter((s) => s.length >= MIN_FORM_LENGTH)
-  for (const s of values) loose.push(...secretForms(s))
+  const caseless = (s: string) => mode === 'loose' && caselessSecret(s)
+  const exact = values.filter((s) => !caseless(s))
+  const loose = values.filter((s) => caseless(s))
+  for (const s of values) (caseless(s) ? loose : exact).push(...secretForms(s))
   const regexes: RegExp[] = []
   // Case-insensitive first: the longer forms go before a short exact value could cut into them.
   if (loose.length) regexes.push(new RegExp(alternation(loose), 'giu'))

@@ -51,6 +51,22 @@ describe('scrubSecrets catches common encodings of a secret', () => {
     expect(scrubSecrets('nothing here', ['4711', SECRET])).toBe('nothing here')
   })
 
+  test("a secret that is a plain word masks itself as written, never the app's own text in another case", () => {
+    // A sign-in name "office" and a webmail titled "Office Webmail": the title is the app's text,
+    // and a wait for it, or an answer holding it, must keep it (bench: Roundcube's list job).
+    const title = 'Office Webmail :: Inbox (office)'
+    expect(scrubSecrets(title, ['office'])).toBe(`Office Webmail :: Inbox (${MASK})`)
+    expect(scrubSecrets('OFFICE', ['office'])).toBe('OFFICE')
+    // Its encodings are still masked as written.
+    expect(scrubSecrets(`token ${b64('office')}`, ['office'])).toBe(`token ${MASK}`)
+    // A value that looks like a secret (digits, symbols, or long) is masked in any case.
+    expect(scrubSecrets('OFFICE-MAIL-PASS-7', ['office-mail-pass-7'])).toBe(MASK)
+    expect(scrubSecrets('CORRECT HORSE BATTERY', ['correct horse battery'])).toBe(MASK)
+    // The steps a job keeps: only as written, whatever the value.
+    expect(scrubSecrets(SECRET.toUpperCase(), [SECRET], 'exact')).toBe(SECRET.toUpperCase())
+    expect(scrubSecrets(`wait for ${SECRET}`, [SECRET], 'exact')).toBe(`wait for ${MASK}`)
+  })
+
   test('text that merely shares letters with the secret is left alone', () => {
     const value = { note: 'Heron and saffron are words', b: b64('unrelated text entirely') }
     expect(scrubSecrets(value, [SECRET])).toBe(value)

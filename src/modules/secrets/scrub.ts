@@ -1,2 +1,2 @@
 // The masking itself is framework-free (the agent masks its own journal with it): it lives in lib.
-export { MASK, scrubSecrets, templateSecrets } from '../../lib/scrub-secrets.ts'
+export { MASK, type ScrubMode, scrubSecrets, templateSecrets } from '../../lib/scrub-secrets.ts'

@@ -6,7 +6,7 @@ import { getJobByRoute, requireJob } from '../jobs/service.ts'
 import { openSecret, sealSecret } from './cipher.ts'
 import { loadSecretsKey } from './key-file.ts'
 import { listRouteSecrets, removeRouteSecret, secretRoute, setRouteSecret } from './route-secrets.ts'
-import { scrubSecrets } from './scrub.ts'
+import { type ScrubMode, scrubSecrets } from './scrub.ts'
 
 /** Usable as `{{$secrets.NAME}}` in a step template. */
 const NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/
@@ -183,7 +183,14 @@ export function jobSecretValues(ctx: AppContext, jobId: string): Readonly<Record
   return values
 }
 
-/** Masks a job's secret values in anything about to be stored, logged or shown. */
-export function scrubJobSecrets<T>(secrets: Readonly<Record<string, string>>, value: T): T {
-  return scrubSecrets(value, Object.values(secrets))
+/**
+ * Masks a job's secret values in anything about to be stored, logged or shown; `exact` for what a
+ * run answers and the steps a job keeps (src/lib/scrub-secrets.ts ScrubMode).
+ */
+export function scrubJobSecrets<T>(
+  secrets: Readonly<Record<string, string>>,
+  value: T,
+  mode: ScrubMode = 'loose',
+): T {
+  return scrubSecrets(value, Object.values(secrets), mode)
 }

@@ -287,7 +287,8 @@ export class BuildWorker implements Service {
       result = result.ok
         ? {
             ...scrubJobSecrets(masking, result),
-            automation: scrubJobSecrets(masking, templateSecrets(result.automation, secrets)),
+            // The steps a job keeps: exact values only (a case variant is the app's own text).
+            automation: scrubJobSecrets(masking, templateSecrets(result.automation, secrets), 'exact'),
           }
         : scrubJobSecrets(masking, result)
       if (result.ok) {
