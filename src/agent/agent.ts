@@ -25,6 +25,7 @@ import { automationDigest, checkRunSignature, runSigningKey } from '../protocol/
 import { AgentConnection } from './connection.ts'
 import { Recorder } from './recorder.ts'
 import { redactedScreenshot } from './redacted-screenshot.ts'
+import { watchSession } from './session-watch.ts'
 import type { StateStore } from './state-store.ts'
 
 export type RunAutomation = (
@@ -96,7 +97,7 @@ export class Agent {
   #helloSecret?: string
   /** Derived from the credential at each welcome: only runs signed with it are run. */
   #runKey?: Buffer
-  #sessionTimer?: ReturnType<typeof setInterval>
+  #stopWatchingSession?: () => void
 
   constructor(private readonly opts: AgentOptions) {
     this.#recorder = new Recorder(opts.driver, opts.log)
@@ -125,47 +126,16 @@ export class Agent {
         'this agent is not enrolled with that server yet: pass --token (from `deskhook desktops token`)',
       )
     this.connection.start()
-    this.#watchSession()
-  }
-
-  /**
-   * Looks at the desktop's session every few seconds (a driver that can tell: the native ones) and
-   * tells the server at once when it changes, so the dashboard shows a locked or disconnected PC
-   * (docs/windows.md, "Locked and disconnected sessions").
-   */
-  #watchSession(): void {
-    const { driver } = this.opts
-    if (!driver.desktopState) return
-    let looking = false
-    const look = async () => {
-      if (looking) return
-      looking = true
-      try {
-        const state = await driver.desktopState!().catch((err: Error) => {
-          this.opts.log.debug({ err }, 'the desktop session could not be looked at')
-          return undefined
-        })
-        if (state === this.connection.session) return
-        const before = this.connection.session
-        this.connection.session = state
-        if (state && state !== 'active')
-          this.opts.log.warn(
-            { session: state },
-            'the desktop cannot be reached: runs wait for it to come back',
-          )
-        else if (state === 'active' && before)
-          this.opts.log.info({ session: state, before }, 'the desktop is back')
-        this.connection.heartbeat()
-      } finally {
-        looking = false
-      }
-    }
-    void look()
-    this.#sessionTimer = setInterval(() => void look(), this.opts.sessionPollMs ?? 5_000)
+    this.#stopWatchingSession = watchSession(
+      this.opts.driver,
+      this.connection,
+      this.opts.log,
+      this.opts.sessionPollMs ?? 5_000,
+    )
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.#sessionTimer)
+    this.#stopWatchingSession?.()
     this.#endPreview()
     await this.#recorder.discard()
     this.#busy?.abort.abort()
