@@ -250,7 +250,7 @@ describe('the helper protocol, against the real AT-SPI helper', () => {
       expect(readFileSync(saved, 'utf8')).toBe('saved')
       expect(running(polite.pid)).toBe(false)
 
-      const stubborn = await helper.call(
+      const refusing = await helper.call(
         'launch',
         {
           executable: '/usr/bin/python3',
@@ -259,9 +259,9 @@ describe('the helper protocol, against the real AT-SPI helper', () => {
         },
         { timeoutMs: 25_000 },
       )
-      const ended = await helper.call('close', { pids: [stubborn.pid] }, { timeoutMs: 15_000 })
+      const ended = await helper.call('close', { pids: [refusing.pid] }, { timeoutMs: 15_000 })
       expect(ended.closed + ended.killed).toBe(1)
-      expect(running(stubborn.pid)).toBe(false)
+      expect(running(refusing.pid)).toBe(false)
       expect(existsSync(join(files.path, 'never.txt'))).toBe(false)
     } finally {
       await helper.stop()

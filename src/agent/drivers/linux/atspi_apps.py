@@ -168,13 +168,13 @@ def close_app(args):
             log('info', 'the app did not close its windows in time: ending it', pids=sorted(running))
     for pid in running:
         signal_app(pid, signal.SIGTERM)
-    stubborn = wait_exit(running, timeout)
-    for pid in stubborn:
+    lingering = wait_exit(running, timeout)
+    for pid in lingering:
         signal_app(pid, signal.SIGKILL)
-    left = wait_exit(stubborn, 2)
+    left = wait_exit(lingering, 2)
     if left:
         raise Fail('TIMEOUT', f'Processes {left} did not end')
-    return {'closed': len(pids) - len(stubborn), 'killed': len(stubborn)}
+    return {'closed': len(pids) - len(lingering), 'killed': len(lingering)}
 
 
 def output_tail(file, lines=5):
