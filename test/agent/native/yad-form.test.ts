@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, realpathSync } from 'node:fs'
 import { join } from 'node:path'
 import type { NativeDriver } from '../../../src/agent/drivers/native/native-driver.ts'
 import type { Snapshot, UiElement } from '../../../src/protocol/elements.ts'
@@ -139,6 +139,44 @@ describe('a yad form through the desktop driver', () => {
     } finally {
       other.kill()
       await other.exited
+    }
+  }, 60_000)
+
+  test("a fresh launch gives the app the environment and folder of the person's own instance it replaced", async () => {
+    const home = tempDir('deskhook-yad-home-')
+    const args = ['--form', '--title=Started by the person', '--field=Note', '']
+    // The person's instance: their own HOME, settings backend and folder, not the agent's.
+    const theirs = Bun.spawn(['yad', ...args], {
+      cwd: home.path,
+      env: { ...native.desktop.env, HOME: home.path, GSETTINGS_BACKEND: 'keyfile', LANG: 'C.UTF-8' },
+      stdout: 'ignore',
+      stderr: 'ignore',
+    })
+    try {
+      await eventually(
+        async () => (await driver.listWindows()).some((w) => w.title === 'Started by the person'),
+        10_000,
+      )
+      await driver.launch({ executable: 'yad', args })
+      await theirs.exited
+      const relaunched = await eventually(async () => {
+        const found = Bun.spawnSync(['pgrep', '-n', '-f', 'Started by the person']).stdout.toString().trim()
+        return found && Number(found)
+      }, 10_000)
+      const env = Object.fromEntries(
+        readFileSync(`/proc/${relaunched}/environ`, 'utf8')
+          .split('\0')
+          .filter(Boolean)
+          .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+      )
+      expect(env).toMatchObject({ HOME: home.path, GSETTINGS_BACKEND: 'keyfile', LANG: 'C.UTF-8' })
+      // The desktop's accessibility switches stay on, so the app still shows its controls.
+      expect(env.NO_AT_BRIDGE).toBe(native.desktop.env.NO_AT_BRIDGE)
+      expect(realpathSync(`/proc/${relaunched}/cwd`)).toBe(realpathSync(home.path))
+      process.kill(relaunched)
+    } finally {
+      theirs.kill()
+      home.remove()
     }
   }, 60_000)
 

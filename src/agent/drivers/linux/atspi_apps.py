@@ -26,6 +26,46 @@ def proc_environ(pid):
     return env
 
 
+# What an app started by the desktop's user had, and a fresh launch gives it again (README,
+# "Desktops and the agent", native apps): where it keeps its files and settings, its language, its
+# session bus (a GSettings backend talks over it). The accessibility switches stay the helper's,
+# so the app still shows its controls.
+USER_ENV = ('HOME', 'USER', 'LOGNAME', 'PATH', 'SHELL', 'LANG', 'LANGUAGE', 'TZ', 'GSETTINGS_BACKEND',
+            'DCONF_PROFILE', 'DBUS_SESSION_BUS_ADDRESS', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME',
+            'XDG_STATE_HOME', 'XDG_RUNTIME_DIR', 'XDG_CONFIG_DIRS', 'XDG_DATA_DIRS', 'XDG_CURRENT_DESKTOP')
+A11Y_ENV = ('NO_AT_BRIDGE', 'GTK_MODULES', 'QT_ACCESSIBILITY', 'QT_LINUX_ACCESSIBILITY_ALWAYS_ON',
+            'ACCESSIBILITY_ENABLED')
+# Per command line: the environment and working directory of the last instance a fresh launch ended.
+USER_CONTEXT = {}
+
+
+def remember_context(key, pids):
+    """Keeps how the first of these processes was started (its user's environment, its folder)."""
+    for pid in sorted(pids):
+        env = proc_environ(pid)
+        cwd = safe(lambda pid=pid: os.readlink(f'/proc/{pid}/cwd'), None)
+        if env is None:
+            continue
+        USER_CONTEXT[key] = ({k: v for k, v in env.items() if k in USER_ENV or k.startswith('LC_')}, cwd)
+        return
+
+
+def launch_context(key, cwd):
+    """The environment and folder a launch gives the app: the last ended instance's, else the helper's."""
+    env = dict(os.environ)
+    remembered = USER_CONTEXT.get(key)
+    if not remembered:
+        return env, cwd
+    user_env, user_cwd = remembered
+    for k in [k for k in env if k in USER_ENV or k.startswith('LC_')]:
+        del env[k]
+    env.update(user_env)
+    for k in A11Y_ENV:
+        if k in os.environ:
+            env[k] = os.environ[k]
+    return env, cwd or (user_cwd if user_cwd and os.path.isdir(user_cwd) else None)
+
+
 def own_ancestry():
     pids, pid = set(), os.getpid()
     while pid > 1 and pid not in pids:
@@ -160,6 +200,9 @@ def close_app(args):
     way), and only an app still running after a grace period is sent SIGTERM, then SIGKILL. An app
     that saves only when a person closes it keeps its data."""
     pids = matching_processes(args)
+    if args.get('executable'):
+        key = (resolve_executable(args['executable'], args.get('cwd')), tuple(args.get('args') or []))
+        remember_context(key, pids)
     timeout = max(0.5, int(args.get('timeoutMs') or 5000) / 1000)
     running = pids
     if pids and safe(lambda: X.ask_to_close(set(pids)), 0):
@@ -198,8 +241,9 @@ def launch(args, finish_later):
     timeout = int(args.get('timeoutMs') or 30000)
     before = {w['id'] for w in list_windows()}
     output = tempfile.TemporaryFile()
+    env, cwd = launch_context((resolve_executable(executable, cwd), tuple(args.get('args') or [])), cwd)
     try:
-        proc = subprocess.Popen(command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=output,
+        proc = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=output,
                                 stderr=subprocess.STDOUT, start_new_session=True, close_fds=True)
     except OSError as error:
         output.close()
