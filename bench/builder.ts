@@ -11,8 +11,13 @@
  * build time, also as a ratio to a baseline measured in the same run on the same app: one
  * launch + snapshot of the app through the agent.
  *
+ * The native sets of bench/native-split.md (`native-development`, `native-heldout`, or `native`
+ * for both) teach native apps on a headless desktop through `deskhook agent --driver desktop`
+ * and also report harm: files in the app's home changed beyond the job's effect
+ * (bench/native-rig.ts).
+ *
  * Arguments pick sets, apps or jobs: `bun run bench:builder development`, `… heldout`,
- * `… gauntlet`, `… redmine "fossil:look"` (then the tables are written only to stdout).
+ * `… gauntlet`, `… native`, `… redmine "fossil:look"` (then the tables are written only to stdout).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -21,15 +26,20 @@ import { GAUNTLET } from '../test/gauntlet/all-jobs.ts'
 import { startRig } from '../test/gauntlet/harness.ts'
 import { type JobOutcome, row, runJob, verdict } from '../test/gauntlet/run-job.ts'
 import type { GauntletJob, RunningApp } from '../test/gauntlet/types.ts'
+import type { NativeThirdPartyApp } from '../test/native-thirdparty/types.ts'
 import type { ThirdPartyApp } from '../test/thirdparty/types.ts'
+import { runNativeApp } from './native-rig.ts'
 
-type SetName = 'development' | 'heldOut' | 'gauntlet'
+type SetName = 'development' | 'heldOut' | 'gauntlet' | 'nativeDevelopment' | 'nativeHeldOut'
 interface Entry {
   set: SetName
   name: string
   start(): Promise<RunningApp>
   jobs: GauntletJob<never>[]
+  /** A native app: run by bench/native-rig.ts on a desktop of its own. */
+  native?: NativeThirdPartyApp
 }
+const HELD_OUT: SetName[] = ['heldOut', 'nativeHeldOut']
 
 const split = JSON.parse(
   /```json\n([\s\S]*?)```/.exec(readFileSync(join(import.meta.dir, 'builder-split.md'), 'utf8'))![1]!,
@@ -47,10 +57,33 @@ async function thirdParty(set: SetName, name: string): Promise<Entry> {
   }
 }
 
-const picks = process.argv.slice(2).map((a) => a.toLowerCase().replace('held-out', 'heldout'))
-const setPicks = picks.filter((p) => ['development', 'heldout', 'gauntlet'].includes(p))
+const nativeSplit = JSON.parse(
+  /```json\n([\s\S]*?)```/.exec(readFileSync(join(import.meta.dir, 'native-split.md'), 'utf8'))![1]!,
+) as { development: string[]; heldOut: string[] }
+
+async function nativeApp(set: SetName, name: string): Promise<Entry> {
+  try {
+    const { app } = (await import(`../test/native-thirdparty/${name}/index.ts`)) as {
+      app: NativeThirdPartyApp
+    }
+    const start = () => Promise.reject(new Error('a native app is started by bench/native-rig.ts'))
+    return { set, name, start, jobs: app.jobs as GauntletJob<never>[], native: app }
+  } catch (err) {
+    const why = (err as Error).message.split('\n')[0]
+    const missing = { name: 'app', prompt: '', method: 'POST', path: '/', samples: () => [], live: () => [] }
+    return { set, name, start: () => Promise.reject(new Error(why)), jobs: [missing as never] }
+  }
+}
+
+const picks = process.argv
+  .slice(2)
+  .map((a) => a.toLowerCase().replace('held-out', 'heldout'))
+  .flatMap((a) => (a === 'native' ? ['native-development', 'native-heldout'] : [a]))
+const SETS = ['development', 'heldout', 'gauntlet', 'native-development', 'native-heldout']
+const setPicks = picks.filter((p) => SETS.includes(p))
 const namePicks = picks.filter((p) => !setPicks.includes(p))
-const wantSet = (set: SetName) => !setPicks.length || setPicks.includes(set.toLowerCase())
+const wantSet = (set: SetName) =>
+  !setPicks.length || setPicks.includes(set.replace('native', 'native-').toLowerCase())
 const picked = (app: string, job: string) =>
   !namePicks.length || namePicks.some((p) => `${app}:${job}`.toLowerCase().includes(p))
 
@@ -60,6 +93,10 @@ for (const name of split.development)
 for (const name of split.heldOut) if (wantSet('heldOut')) entries.push(await thirdParty('heldOut', name))
 if (wantSet('gauntlet'))
   for (const g of GAUNTLET) entries.push({ set: 'gauntlet', name: g.name, start: g.start, jobs: g.jobs })
+for (const name of nativeSplit.development)
+  if (wantSet('nativeDevelopment')) entries.push(await nativeApp('nativeDevelopment', name))
+for (const name of nativeSplit.heldOut)
+  if (wantSet('nativeHeldOut')) entries.push(await nativeApp('nativeHeldOut', name))
 
 // The apps run in process groups of their own: a bench stopped with Ctrl-C or by a timeout stops
 // the app and rig it has up, so nothing is left running.
@@ -75,6 +112,11 @@ const baselines = new Map<SetName, number[]>()
 for (const entry of entries) {
   const jobs = entry.jobs.filter((j) => picked(entry.name, j.name))
   if (!jobs.length) continue
+  if (entry.native) {
+    const result = await runNativeApp(entry.native, jobs as never, (o) => report(entry.set, o), running)
+    if (result.baseline !== undefined) push(baselines, entry.set, result.baseline)
+    continue
+  }
   let app: RunningApp
   try {
     app = await entry.start()
@@ -103,11 +145,7 @@ for (const entry of entries) {
     await rig.server.hub.rpc(desktopId, 'snapshot', [window.id])
     push(baselines, entry.set, (performance.now() - t0) / 1000)
     for (const job of jobs) {
-      const outcome = await runJob(rig.server, app as never, job)
-      push(outcomes, entry.set, outcome)
-      console.error(`[${entry.set}] ${row(outcome, entry.set !== 'heldOut')}`)
-      // The held-out set is measured, not read for ideas: its trails stay out of the log.
-      if (entry.set !== 'heldOut') for (const line of outcome.trail) console.error(`    ${line}`)
+      report(entry.set, await runJob(rig.server, app as never, job))
     }
   } finally {
     await rig.stop()
@@ -115,6 +153,13 @@ for (const entry of entries) {
     running.delete(rig)
     running.delete(app)
   }
+}
+
+function report(set: SetName, outcome: JobOutcome): void {
+  push(outcomes, set, outcome)
+  console.error(`[${set}] ${row(outcome, !HELD_OUT.includes(set))}`)
+  // The held-out sets are measured, not read for ideas: their trails stay out of the log.
+  if (!HELD_OUT.includes(set)) for (const line of outcome.trail) console.error(`    ${line}`)
 }
 
 function push<T>(map: Map<SetName, T[]>, set: SetName, value: T): void {
@@ -132,14 +177,17 @@ const TITLES: Record<SetName, string> = {
   development: 'Development set (third-party apps; rules may come from these)',
   heldOut: 'Held-out set (third-party apps; measured only — the figure that counts)',
   gauntlet: 'Gauntlet (apps tuned on in earlier work; a regression check)',
+  nativeDevelopment: 'Native development set (desktop apps; rules may come from these)',
+  nativeHeldOut: 'Native held-out set (desktop apps; measured only — the figure that counts)',
 }
 const lines: string[] = []
 let allWorked = true
-for (const set of ['development', 'heldOut', 'gauntlet'] as SetName[]) {
+for (const set of ['development', 'heldOut', 'gauntlet', 'nativeDevelopment', 'nativeHeldOut'] as SetName[]) {
   const list = outcomes.get(set)
   if (!list?.length) continue
   const works = list.filter((o) => verdict(o) === 'works').length
   const wrong = list.filter((o) => verdict(o) === 'built-but-wrong').length
+  const harmed = list.filter((o) => o.harm?.length).length
   const answers = list.reduce((n, o) => n + o.questions.length, 0) / list.length
   const build = median(list.filter((o) => o.built).map((o) => o.buildSeconds))
   const base = median(baselines.get(set) ?? [])
@@ -149,10 +197,10 @@ for (const set of ['development', 'heldOut', 'gauntlet'] as SetName[]) {
     '',
     '| app | job | verdict | outcome | answers | build s | live correct |',
     '| --- | --- | --- | --- | --- | --- | --- |',
-    ...list.map((o) => row(o, set !== 'heldOut')),
+    ...list.map((o) => row(o, !HELD_OUT.includes(set))),
     '',
     `Jobs working live: **${works}/${list.length}** (${Math.round((100 * works) / list.length)}%) · ` +
-      `built but wrong: **${wrong}** · answers and pointing per job: **${answers.toFixed(2)}** · ` +
+      `built but wrong: **${wrong}** · ${set.startsWith('native') ? `harm done: **${harmed}** · ` : ''}answers and pointing per job: **${answers.toFixed(2)}** · ` +
       `median build (built jobs): **${build.toFixed(1)} s** (baseline launch+snapshot ${base.toFixed(2)} s; ` +
       `ratio ${(build / Math.max(base, 0.001)).toFixed(1)}×)`,
     '',

@@ -29,6 +29,8 @@ export interface JobOutcome {
   built: boolean
   /** The last progress lines of a failed build (what it tried). */
   trail: string[]
+  /** Native apps: files in the app's home changed beyond the job's effect (bench/native-rig.ts). */
+  harm?: string[]
 }
 
 interface BuildView {
@@ -350,7 +352,8 @@ async function giveUp(s: TestServer, jobId: string | undefined): Promise<void> {
  * (the worst outcome: it looks right); or it did not build (failed, gave up, or asked something
  * its owner could not answer).
  */
-export function verdict(o: JobOutcome): 'works' | 'built-but-wrong' | 'not built' {
+export function verdict(o: JobOutcome): 'works' | 'built-but-wrong' | 'not built' | 'did harm' {
+  if (o.harm?.length) return 'did harm'
   if (o.outcome === 'passed') return 'works'
   return o.built ? 'built-but-wrong' : 'not built'
 }
@@ -361,7 +364,10 @@ export function row(o: JobOutcome, detail = true): string {
   // is shown in full even where the builder's failures are not.
   const owner = o.outcome.startsWith('the owner could not show it')
   const full = detail || owner ? o.outcome : verdict(o) === 'works' ? 'passed' : o.outcome.split(':')[0]!
-  const outcome = full.length > 120 && !process.env.GAUNTLET_FULL ? `${full.slice(0, 117)}…` : full
+  const harmed = !o.harm?.length
+    ? full
+    : `${full}; harm: ${detail ? o.harm.join(', ') : `${o.harm.length} file(s)`}`
+  const outcome = harmed.length > 120 && !process.env.GAUNTLET_FULL ? `${harmed.slice(0, 117)}…` : harmed
   return `| ${o.app} | ${o.job} | ${verdict(o)} | ${outcome.replaceAll('|', '\\|')} | ${o.questions.length}${o.questions.length ? ` (${o.questions.join(', ')})` : ''} | ${o.buildSeconds.toFixed(1)} | ${o.liveCorrect}/2 |`
 }
 
