@@ -5,9 +5,14 @@
  * reads it (role, name, value, states, box), then the data files. `steps.json` is a list of
  * `{"click"|"fill"|"key": …}` to act before printing (`{"click": "OK"}` clicks the first
  * element so named; `{"fill": "Title", "value": "x"}`; `{"key": "ctrl+a"}` is sent as keys to the
- * focused control). DESKHOOK_LOOK_KEEP=1 leaves the desktop up until Ctrl-C.
+ * focused control). A step may add `"role"` (only elements of that role) and `"index"` (the nth such
+ * match, from 0), for boxes without a name (`{"fill": "", "role": "textbox", "index": 1, "value": "x"}`).
+ * `{"wait": 1000}` pauses (ms) for a screen that changes late. DESKHOOK_LOOK_COPY=<dir> copies the data
+ * files there at the end (to read them with the app's readers). DESKHOOK_LOOK_KEEP=1 leaves the
+ * desktop up until Ctrl-C.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { copyFileSync, existsSync, readFileSync, statSync } from 'node:fs'
+import { basename, join } from 'node:path'
 import { startTestDesktop } from '../../scripts/test-desktop.ts'
 import { createLinuxDesktopDriver } from '../../src/agent/drivers/linux/index.ts'
 import type { UiElement } from '../../src/protocol/elements.ts'
@@ -15,6 +20,17 @@ import { appHome } from '../helpers/native-apps.ts'
 import { testLogger } from '../helpers/native-desktop.ts'
 import { tempDir } from '../helpers/temp-dir.ts'
 import type { NativeThirdPartyApp } from './types.ts'
+
+/** One step of steps.json. */
+interface Step {
+  click?: string
+  fill?: string
+  value?: string
+  key?: string
+  role?: string
+  index?: number
+  wait?: number
+}
 
 const [name, stepsFile] = process.argv.slice(2)
 if (!name) throw new Error('usage: bun test/native-thirdparty/look.ts <app> [steps.json]')
@@ -40,12 +56,18 @@ try {
     console.log(`${'  '.repeat(depth)}${e.role} ${JSON.stringify(e.name)}${value}${states}${b}`)
     for (const c of e.children) print(c, depth + 1)
   }
-  const steps = stepsFile ? (JSON.parse(readFileSync(stepsFile, 'utf8')) as Record<string, string>[]) : []
+  const steps = stepsFile ? (JSON.parse(readFileSync(stepsFile, 'utf8')) as Step[]) : []
   for (const step of steps) {
+    if (step.wait) {
+      await Bun.sleep(step.wait)
+      continue
+    }
     const windows = (await driver.listWindows()).filter((w) => w.app === window.app)
     const top = windows.at(-1) ?? window
     const snap = await driver.snapshot(top.id)
-    const target = flat(snap.root).find((e) => e.name === (step.click ?? step.fill))
+    const target = flat(snap.root).filter(
+      (e) => e.name === (step.click ?? step.fill) && (!step.role || e.role === step.role),
+    )[step.index ?? 0]
     if (step.key) await driver.act(top.id, { kind: 'keys', keys: step.key })
     else if (!target)
       console.log(`!! nothing named ${JSON.stringify(step.click ?? step.fill)} in ${top.title}`)
@@ -59,6 +81,9 @@ try {
   }
   for (const file of running.dataFiles)
     console.log(`\n=== ${file}: ${existsSync(file) ? `${statSync(file).size} bytes` : 'missing'}`)
+  const copy = process.env.DESKHOOK_LOOK_COPY
+  if (copy)
+    for (const file of running.dataFiles.filter(existsSync)) copyFileSync(file, join(copy, basename(file)))
   if (process.env.DESKHOOK_LOOK_KEEP) {
     console.log(`desktop ${desktop.display} is up; Ctrl-C ends it`)
     await new Promise(() => {})
