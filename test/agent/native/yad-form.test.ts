@@ -161,7 +161,7 @@ describe('a yad form through the desktop driver', () => {
       await theirs.exited
       const relaunched = await eventually(async () => {
         const found = Bun.spawnSync(['pgrep', '-n', '-f', 'Started by the person']).stdout.toString().trim()
-        return found && Number(found)
+        return found ? Number(found) : undefined
       }, 10_000)
       const env = Object.fromEntries(
         readFileSync(`/proc/${relaunched}/environ`, 'utf8')
