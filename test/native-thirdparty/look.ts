@@ -71,7 +71,7 @@ try {
     if (step.key) await driver.act(top.id, { kind: 'keys', keys: step.key })
     else if (!target)
       console.log(`!! nothing named ${JSON.stringify(step.click ?? step.fill)} in ${top.title}`)
-    else if (step.click) await driver.act(top.id, { kind: 'click', ref: target.ref })
+    else if (step.click !== undefined) await driver.act(top.id, { kind: 'click', ref: target.ref })
     else await driver.act(top.id, { kind: 'fill', ref: target.ref, value: step.value ?? '' })
     await driver.waitForChange(top.id, 2_000).catch(() => undefined)
   }
