@@ -33,6 +33,20 @@ const NOT_SUBMIT = new Set(
       'panel sidebar drawer toolbar',
   ),
 )
+/**
+ * A button that opens a chooser (a colour, a font, a file, a date) sets one value of the form; it
+ * never sends it, whatever else its name says ("Pick a Color", "Select File…", "Browse…").
+ */
+export function opensChooser(name: string): boolean {
+  const text = name.trim().replace(/[.…]+$/, '')
+  return (
+    /^(browse|colou?rs?|fonts?|icon|image|picture|photo|avatar)$/i.test(text) ||
+    /\b(pick|choose|select|browse|change|set)\b.*\b(colou?rs?|fonts?|files?|folders?|directory|date|time|icons?|image|picture|photo|avatar)\b/i.test(
+      text,
+    )
+  )
+}
+
 /** Controls a person uses to search: Enter in the box sends it when there is no button. */
 const SEARCHY = new Set(stems('search find query filter lookup'))
 /** A button that sends a search box, by its very words ("Show" is a synonym of "find", not a search button). */
@@ -240,9 +254,16 @@ async function chooseButton(
     )
     return undefined
   }
-  const scored = buttons
-    .map((element) => ({ element, score: submitScore(element.name, reading) }))
+  const all = buttons
+    .map((element) => ({
+      element,
+      score: opensChooser(element.name) ? undefined : submitScore(element.name, reading),
+    }))
     .filter((b): b is { element: UiElement; score: number } => b.score !== undefined)
+  // A disabled button sends nothing now; one the form enables once filled is still in the running
+  // while no enabled button could send it (docs/builder.md, "Do no harm").
+  const enabled = all.filter((b) => !b.element.states.includes('disabled'))
+  const scored = enabled.some((b) => b.score > 0) ? enabled : all
   const ranked = [...scored].sort((a, b) => b.score - a.score)
   const excluded = buttons.filter((b) => !scored.some((s) => s.element === b)).map((b) => `“${b.name}”`)
   session.progress(
