@@ -39,7 +39,7 @@ export async function executeStep(ctx: RunContext, step: Step): Promise<StepOutc
         titleContains: render(app.titleContains),
       })
       ctx.windowId = window.id
-      return done({ window: window.title })
+      return done(window.notice ? { window: window.title, notice: window.notice } : { window: window.title })
     }
     case 'focus': {
       if (step.target) return done(await actOn(ctx, step.target, { kind: 'focus' }, deadline))

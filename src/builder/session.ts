@@ -81,6 +81,7 @@ export class BuildSession {
 
   async launch(app: AppSpec): Promise<WindowInfo> {
     const window = await this.desktop('Opening the app', () => this.port.launch(app))
+    if (window.notice) this.progress('locate', window.notice)
     this.windowId = window.id
     return window
   }

@@ -139,6 +139,11 @@ export const WindowInfo = Type.Object({
       cwd: Type.Optional(Type.String()),
     }),
   ),
+  /**
+   * What starting the app had to do that a person should know, in words: the earlier instance
+   * did not close when asked and was ended, and the lock files it left (never removed).
+   */
+  notice: Type.Optional(Type.String()),
 })
 export type WindowInfo = Static<typeof WindowInfo>
 

@@ -278,7 +278,15 @@ export const HELPER_COMMANDS = {
       pids: Type.Optional(Type.Array(Type.Integer())),
       timeoutMs: Type.Optional(Type.Integer()),
     }),
-    result: Type.Object({ closed: Type.Integer(), killed: Type.Integer() }),
+    result: Type.Object({
+      closed: Type.Integer(),
+      /** Ended with SIGKILL (did not end on SIGTERM either). */
+      killed: Type.Integer(),
+      /** Did not close its windows when asked within the grace period: ended with a signal. */
+      ended: Type.Optional(Type.Integer()),
+      /** Lock files the ended app left behind (reported, never removed). */
+      staleLocks: Type.Optional(Type.Array(Type.String())),
+    }),
   },
   focus: {
     args: WindowArgs,

@@ -245,7 +245,7 @@ describe('the helper protocol, against the real AT-SPI helper', () => {
         { timeoutMs: 25_000 },
       )
       const closed = await helper.call('close', { pids: [polite.pid] })
-      expect(closed).toEqual({ closed: 1, killed: 0 })
+      expect(closed).toEqual({ closed: 1, killed: 0, ended: 0, staleLocks: [] })
       // Closed as a person closes it: its own handler ran (SIGTERM would have ended it unsaved).
       expect(readFileSync(saved, 'utf8')).toBe('saved')
       expect(running(polite.pid)).toBe(false)
@@ -263,6 +263,19 @@ describe('the helper protocol, against the real AT-SPI helper', () => {
       expect(ended.closed + ended.killed).toBe(1)
       expect(running(refusing.pid)).toBe(false)
       expect(existsSync(join(files.path, 'never.txt'))).toBe(false)
+      expect(ended).toMatchObject({ ended: 1, staleLocks: [] })
+
+      // An app holding its document with a lock file beside it: ended by force, its lock is
+      // reported and left where it is (it may be another person's; the app asks about it).
+      const document = join(files.path, 'books.dat')
+      const locked = await helper.call(
+        'launch',
+        { executable: '/usr/bin/python3', args: [app, document, 'locked'], timeoutMs: 20_000 },
+        { timeoutMs: 25_000 },
+      )
+      const forced = await helper.call('close', { pids: [locked.pid] }, { timeoutMs: 15_000 })
+      expect(forced).toMatchObject({ ended: 1, staleLocks: [`${document}.LCK`] })
+      expect(existsSync(`${document}.LCK`)).toBe(true)
     } finally {
       await helper.stop()
       files.remove()

@@ -1,6 +1,7 @@
 # Apps for the AT-SPI helper: starting one (and answering once its window shows) and ending the
 # running instances of one, for a fresh launch.
 import os
+import re
 import select
 import signal
 import subprocess
@@ -190,6 +191,35 @@ def signal_app(pid, sig):
         raise Fail('ACCESS_DENIED', f'Not allowed to end process {pid}: {error}') from error
 
 
+# Lock files an app keeps beside the file it has open ("books.gnucash.LCK", ".~lock.x.ods#",
+# "db.kdbx.lock") or holds open itself: an app ended by force leaves them behind, and its next start
+# asks about them. They are reported, never removed (the lock may be another person's).
+LOCK_NAME = re.compile(r'(\.lck|\.lock|\.lk|~lock.*#|\.lockfile)$', re.IGNORECASE)
+SYSTEM_DIRS = ('/proc/', '/sys/', '/dev/', '/usr/', '/lib', '/etc/', '/var/lib/', '/run/', '/memfd:')
+
+
+def lock_candidates(pids):
+    """Files that would be stale locks if these processes ended now."""
+    found = set()
+    for pid in pids:
+        try:
+            fds = os.listdir(f'/proc/{pid}/fd')
+        except OSError:
+            continue
+        for fd in fds:
+            path = safe(lambda fd=fd: os.readlink(f'/proc/{pid}/fd/{fd}'), '')
+            if not path.startswith('/') or path.startswith(SYSTEM_DIRS) or not os.path.isfile(path):
+                continue
+            folder, name = os.path.split(path)
+            if LOCK_NAME.search(name):
+                found.add(path)
+                continue
+            for sibling in (f'{name}.LCK', f'{name}.lck', f'{name}.lock', f'.~lock.{name}#', f'.{name}.lock'):
+                if os.path.exists(os.path.join(folder, sibling)):
+                    found.add(os.path.join(folder, sibling))
+    return found
+
+
 # How long an app asked to close its windows gets to save and quit before it is told to end.
 CLOSE_GRACE_S = 3.0
 
@@ -209,6 +239,7 @@ def close_app(args):
         running = wait_exit(pids, min(CLOSE_GRACE_S, timeout))
         if running:
             log('info', 'the app did not close its windows in time: ending it', pids=sorted(running))
+    locks = lock_candidates(running) if running else set()
     for pid in running:
         signal_app(pid, signal.SIGTERM)
     lingering = wait_exit(running, timeout)
@@ -217,7 +248,11 @@ def close_app(args):
     left = wait_exit(lingering, 2)
     if left:
         raise Fail('TIMEOUT', f'Processes {left} did not end')
-    return {'closed': len(pids) - len(lingering), 'killed': len(lingering)}
+    stale = sorted(path for path in locks if os.path.exists(path))
+    if stale:
+        log('warn', 'the app was ended by force and left lock files', locks=stale)
+    return {'closed': len(pids) - len(lingering), 'killed': len(lingering), 'ended': len(running),
+            'staleLocks': stale}
 
 
 def output_tail(file, lines=5):

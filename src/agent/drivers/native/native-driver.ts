@@ -86,7 +86,7 @@ export class NativeDriver implements Driver {
     const { host } = this.options
     if (!app.executable) return this.#attach(app)
     const cwd = app.cwd
-    await host.call(
+    const closed = await host.call(
       'close',
       { executable: app.executable, args: app.args, cwd, processName: app.processName, timeoutMs: 5_000 },
       { timeoutMs: 5_000 + WAIT_MARGIN_MS },
@@ -100,7 +100,9 @@ export class NativeDriver implements Driver {
     this.#launched.set(pid, app)
     this.options.log.info({ pid, executable: app.executable, window: window.title }, 'app launched')
     await this.focusWindow(window.id).catch(() => {})
-    return this.#windowInfo(window)
+    const notice = closeNotice(closed)
+    if (notice) this.options.log.warn({ locks: closed.staleLocks, executable: app.executable }, notice)
+    return { ...this.#windowInfo(window), ...(notice ? { notice } : {}) }
   }
 
   async #attach(app: AppSpec): Promise<WindowInfo> {
@@ -351,4 +353,17 @@ function findRef(element: UiElement, ref: string): UiElement | undefined {
     if (found) return found
   }
   return undefined
+}
+
+/**
+ * What a person should hear about how the earlier instance ended: one that did not close its
+ * windows when asked was ended by force (unsaved work in it is lost), and the lock files it left
+ * stay where they are (the app may ask about them when it starts).
+ */
+export function closeNotice(closed: { ended?: number; staleLocks?: string[] }): string | undefined {
+  const locks = closed.staleLocks ?? []
+  if (!closed.ended && !locks.length) return undefined
+  const ended = 'The app’s earlier instance did not close when asked and was ended'
+  if (!locks.length) return `${ended}.`
+  return `${ended}; it left ${locks.length === 1 ? 'a lock file' : 'lock files'} (${locks.join(', ')}), which deskhook does not remove: the app may ask about ${locks.length === 1 ? 'it' : 'them'} when it starts.`
 }
