@@ -35,9 +35,10 @@ export const app: NativeThirdPartyApp = {
   async start(home) {
     const file = join(home.path, 'Passwords.kdbx')
     createDatabase(file, SEED)
-    // What a person who has used KeePassXC would have: the update-check question answered (no),
-    // the password generator's settings it writes on the first New Entry, and the defaults
-    // otherwise, among them saving after every change.
+    // What a person who has used KeePassXC would have: its settings version, the update check
+    // off (Debian's build offers none, and asks nothing at first start), the password generator's
+    // settings it writes on the first New Entry (so a job's New Entry leaves the file as it was),
+    // and the defaults otherwise, among them "Automatically save after every change" (checked).
     const config = join(home.env.XDG_CONFIG_HOME!, 'keepassxc')
     mkdirSync(config, { recursive: true })
     writeFileSync(
