@@ -125,7 +125,7 @@ export class Frontier {
 
   /** A menu's items are ways too, reached by opening their menu first. */
   private addMenuItems(path: Move[], here: Set<string>, menus: PeekedMenu[]): void {
-    for (const { menu, open, items } of menus) {
+    for (const { menu, open, items, via = [] } of menus) {
       const openIndex = indexOf(open)
       for (const item of items) {
         const score = moveScore(this.reading, item.name)
@@ -139,7 +139,7 @@ export class Frontier {
           selector: designSelector(open, item, `the “${item.name}” menu item`),
           label: item.name,
         }
-        this.push([...path, menu], move, score * 0.8 ** depth(path), here)
+        this.push([...path, ...via, menu], move, score * 0.8 ** depth(path), here)
       }
     }
   }

@@ -19,10 +19,17 @@ export interface PeekedMenu {
   items: UiElement[]
   /** The screen before it was opened, when opening it showed fields: a folded section of a form. */
   folded?: UiElement
+  /** For a submenu: the menus opened before it, outermost first ("Business" for "Business › Customer"). */
+  via?: Move[]
 }
 
 /** Menus opened to look at their items on one screen; the rest are left closed. */
 const MAX_MENUS = 10
+/**
+ * Submenus opened inside one menu bar menu: those whose names share words with the task, best
+ * first, so an item three levels down ("Business › Customer › New Customer…") is reached.
+ */
+const MAX_SUBMENUS = 2
 /** Drop-downs opened on one screen, the most promising first. */
 const MAX_DISCLOSURES = 4
 const DISCLOSURES = new Set(['button', 'link', 'menuitem'])
@@ -121,6 +128,7 @@ export async function peekMenus(
       ? []
       : appeared(current.root, open.root).filter((e) => SECTION_FIELDS.has(e.role))
     peeked.push({ menu, open: open.root, items, ...(fields.length ? { folded: current.root } : {}) })
+    if (menus.includes(element)) peeked.push(...(await peekSubmenus(session, menu, open, items, score)))
     await session.desktop('Closing a menu', () =>
       session.port.act(session.windowId, { kind: 'keys', keys: 'Escape' }),
     )
@@ -138,7 +146,7 @@ export async function peekMenus(
       `Opened the menus to see their items: ${peeked
         .map(
           (p) =>
-            `“${p.menu.label}” (${
+            `“${[...(p.via ?? []), p.menu].map((m) => m.label).join(' › ')}” (${
               p.items
                 .map((i) => i.name)
                 .slice(0, 12)
@@ -148,5 +156,50 @@ export async function peekMenus(
         .join('; ')}`,
       { menus: Object.fromEntries(peeked.map((p) => [p.menu.label, p.items.map((i) => i.name)])) },
     )
+  return peeked
+}
+
+/**
+ * Opens the submenus of an open menu whose names share words with the task (best first) and notes
+ * their items, each closed again with Escape (which closes the innermost menu only). A submenu
+ * that shares no word is left closed: its items are reached by a demonstration or a question.
+ */
+async function peekSubmenus(
+  session: BuildSession,
+  menu: Move,
+  open: Snapshot,
+  items: UiElement[],
+  score: (name: string) => number,
+): Promise<PeekedMenu[]> {
+  const submenus = items
+    .filter((e) => e.states.includes('collapsed') && !e.states.includes('disabled') && score(e.name) > 0)
+    .map((e, order) => ({ e, order, score: score(e.name) }))
+    .sort((a, b) => b.score - a.score || a.order - b.order)
+    .slice(0, MAX_SUBMENUS)
+  const peeked: PeekedMenu[] = []
+  let current = open
+  for (const { e } of submenus) {
+    const submenu: Move = {
+      selector: designSelector(current.root, e, `the “${e.name}” submenu`),
+      label: e.name,
+      opensMenu: true,
+    }
+    try {
+      await session.act(submenu.selector, { kind: 'click' })
+    } catch (error) {
+      if (unreachable(error)) continue
+      throw error
+    }
+    const shown = await session.settle(current.root)
+    const known = new Set(items)
+    const inner = appeared(current.root, shown.root).filter(
+      (i) => i.role === 'menuitem' && i.name.trim() !== '' && !known.has(i) && i.name !== e.name,
+    )
+    peeked.push({ menu: submenu, open: shown.root, items: inner, via: [menu] })
+    await session.desktop('Closing a submenu', () =>
+      session.port.act(session.windowId, { kind: 'keys', keys: 'Escape' }),
+    )
+    current = await session.settle(shown.root)
+  }
   return peeked
 }

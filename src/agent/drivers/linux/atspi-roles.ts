@@ -98,6 +98,9 @@ export const ATSPI_PROFILE: BackendProfile = {
   editableState: 'editable',
   inputType: (node) => (node.role === 'password text' ? 'password' : undefined),
   clickable: (node) => node.actions?.some((a) => CLICK_ACTIONS.has(a.toLowerCase())) ?? false,
+  // GTK's check and radio menu items do not set the checkable state; their role says it.
+  checkableRoles: new Set(['check menu item', 'radio menu item', 'toggle button']),
+  submenuRoles: new Set(['menu']),
   refineRole(node, role, parentRole) {
     // GTK and Qt expose a submenu ("File" in the menu bar) as a menu; users see an item that opens one.
     if (role === 'menu' && (parentRole === 'menubar' || parentRole === 'menu' || parentRole === 'menuitem'))

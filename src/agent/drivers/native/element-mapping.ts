@@ -30,6 +30,13 @@ export interface BackendProfile {
   editableState?: string
   /** What a text-like control takes (protocol/elements.ts inputType), when the toolkit says. */
   inputType?(node: HelperNode): string | undefined
+  /**
+   * Toolkit roles of items that switch on and off (a check or radio menu item) for toolkits that
+   * do not also say so by a state: they are `checkable`.
+   */
+  checkableRoles?: ReadonlySet<string>
+  /** Toolkit roles of an item inside a menu that opens a submenu (AT-SPI's `menu`): it is `collapsed` until open. */
+  submenuRoles?: ReadonlySet<string>
 }
 
 export interface MappingContext {
@@ -98,6 +105,16 @@ function mapAdjusted(node: HelperNode, parentRole: UiRole, context: MappingConte
   const blocks = LEAF_ROLES.has(role) ? [] : node.children.map((child) => mapNode(child, role, context))
   const children = (READING_ORDER.has(role) ? readingOrder(blocks) : blocks).flat()
   const states = mapStates(node, role, profile)
+  // An item of a menu that opens a submenu says so, as a web menu button says aria-haspopup: the
+  // submenu's items are not in the tree until it opens (src/builder/explore/explore-menus.ts).
+  if (
+    role === 'menuitem' &&
+    (parentRole === 'menu' || parentRole === 'menuitem') &&
+    profile.submenuRoles?.has(node.role) &&
+    !states.includes('expanded') &&
+    !children.some((c) => c.role === 'menuitem' && c.bounds)
+  )
+    states.push('collapsed')
   let name = node.name || node.labelledBy || ''
   // A read-only text box shows its text as its value, like an editable one.
   let value = node.value ?? (EDITABLE_ROLES.has(role) ? node.text : undefined)
@@ -305,7 +322,9 @@ function mapStates(node: HelperNode, role: UiRole, profile: BackendProfile): UiS
   // pattern); on other roles (a check box) it says nothing new and is left out.
   if (
     (role === 'menuitem' || role === 'button') &&
-    (node.states.includes('checkable') || node.actions?.includes('toggle'))
+    (node.states.includes('checkable') ||
+      node.actions?.includes('toggle') ||
+      profile.checkableRoles?.has(node.role))
   )
     states.add('checkable')
   const { editableState } = profile
