@@ -196,7 +196,24 @@ describe('recording a demonstration on a native window', () => {
     const error = await driver.input('no-window', { kind: 'key', key: 'Hyper' }).catch((e) => e)
     expect(error).toBeInstanceOf(DriverError)
     expect(error.code).toBe('UNSUPPORTED_ACTION')
+    const modifier = await driver.input('no-window', { kind: 'key', key: 'Hyper+A' }).catch((e) => e)
+    expect(modifier.message).toContain('"Hyper" is no modifier')
   })
+
+  test('keys with modifiers: Ctrl+A selects the text, what is typed next replaces it, and the chord is reported', async () => {
+    const window = await driver.launch(form(join(dir.path, 'chord.txt'), ['Name'], ['Old name']))
+    const screen = await driver.snapshot(window.id)
+    const { events, stop } = await watch(window.id)
+    await clickOn(window.id, named(screen, 'textbox', 'Name'))
+    await driver.input(window.id, { kind: 'key', key: 'Ctrl+A' })
+    await driver.input(window.id, { kind: 'type', text: 'New name' })
+    await eventually(async () =>
+      events.some((e) => e.kind === 'input' && isOn('textbox', 'Name')(e) && e.value === 'New name'),
+    )
+    expect(named(await driver.snapshot(window.id), 'textbox', 'Name').value).toBe('New name')
+    expect(events.some((e) => e.kind === 'key' && e.key === 'Ctrl+A')).toBe(true)
+    await stop()
+  }, 60_000)
 
   test('a person at the PC: clicks and keys of another X client are seen through X RECORD', async () => {
     const output = join(dir.path, 'pc.txt')

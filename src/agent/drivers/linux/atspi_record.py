@@ -331,6 +331,18 @@ def unwatch_input(args):
     return {}
 
 
+MODIFIERS = {'Ctrl', 'Control', 'Shift', 'Alt', 'Option', 'Meta', 'Cmd'}
+
+
+def remote_key_ok(key):
+    """A named key, F1-F12 or one character, after any modifiers (src/protocol/remote-keys.ts)."""
+    parts = [*key[:-2].split('+'), '+'] if len(key) > 1 and key.endswith('++') else key.split('+')
+    last = parts.pop() if parts else ''
+    if any(m not in MODIFIERS for m in parts):
+        return False
+    return last in REMOTE_KEYS or len(last) == 1 or (last[:1] == 'F' and last[1:].isdigit() and 1 <= int(last[1:]) <= 12)
+
+
 def remote_input(args, finish_later):
     win, app, _, _ = find_window(args['windowId'])
     data = args['input']
@@ -338,8 +350,9 @@ def remote_input(args, finish_later):
     bounds = rect(win)
     if bounds is None:
         raise Fail('WINDOW_NOT_FOUND', 'The window has no size on screen (minimised or hidden)')
-    if kind == 'key' and data.get('key') not in REMOTE_KEYS:
-        raise Fail('UNSUPPORTED_ACTION', f'Unknown key "{data.get("key")}"; known: {", ".join(sorted(REMOTE_KEYS))}')
+    if kind == 'key' and not remote_key_ok(str(data.get('key') or '')):
+        raise Fail('UNSUPPORTED_ACTION', f'Unknown key "{data.get("key")}"; known: {", ".join(sorted(REMOTE_KEYS))}, '
+                   'F1-F12 or one character, after any modifiers (Ctrl+A, Shift+Tab)')
     if kind not in ('click', 'type', 'key', 'scroll'):
         raise Fail('UNSUPPORTED_ACTION', f'Unknown input {kind}')
     if not X.has_xtest():

@@ -157,6 +157,7 @@ class X11:
         'arrowright': 'Right', 'up': 'Up', 'down': 'Down', 'left': 'Left', 'right': 'Right', 'space': 'space',
         'control': 'Control_L', 'ctrl': 'Control_L', 'shift': 'Shift_L', 'alt': 'Alt_L', 'meta': 'Super_L',
         'super': 'Super_L', 'controlormeta': 'Control_L', 'menu': 'Menu', 'contextmenu': 'Menu',
+        'cmd': 'Super_L', 'option': 'Alt_L',
     }
 
     def keysym(self, name):

@@ -16,9 +16,9 @@ import type {
 import type { HelperEvent, HelperEventTarget, HelperWindow } from '../../../protocol/helper.ts'
 import {
   type InputEvent,
-  REMOTE_KEYS,
   type RecordedTarget,
   type RemoteInput,
+  remoteKeyProblem,
 } from '../../../protocol/recording.ts'
 import { type BackendProfile, mapWindowTree } from './element-mapping.ts'
 import type { HelperHost } from './helper-host.ts'
@@ -261,10 +261,11 @@ export class NativeDriver implements Driver {
 
   /** A remote viewer's click, typing, key or wheel as real X input at window-relative pixels. */
   async input(windowId: string, input: RemoteInput): Promise<void> {
-    if (input.kind === 'key' && !(REMOTE_KEYS as readonly string[]).includes(input.key))
+    const keyProblem = input.kind === 'key' ? remoteKeyProblem(input.key) : undefined
+    if (keyProblem)
       throw new DriverError(
         'UNSUPPORTED_ACTION',
-        `Unknown key "${input.key}"; the keys are ${REMOTE_KEYS.join(', ')} (chords are the browser's only)`,
+        `Unknown key "${input.kind === 'key' ? input.key : ''}": ${keyProblem}`,
       )
     // The desktop host takes clicks, text, named keys and wheel turns: a person sets the rest by
     // clicking (the drop-down, then its option; the box).
