@@ -192,6 +192,28 @@ describe('recording a demonstration on a native window', () => {
     ])
   }, 60_000)
 
+  test('checks the app makes by itself as a form opens are no input; the person’s own click on a box is', async () => {
+    const app = {
+      executable: '/usr/bin/python3',
+      args: [join(import.meta.dir, '../../fixtures/native/defaults-app.py')],
+    }
+    const window = await driver.launch(app)
+    const { events, stop } = await watch(window.id)
+    await clickOn(window.id, named(await driver.snapshot(window.id), 'button', 'New entry'))
+    // The app ticks its defaults by itself a moment after the form shows.
+    const opened = await eventually(async () => {
+      const screen = await driver.snapshot(window.id)
+      const remember = flat(screen.root).find((e) => e.name === 'Remember')
+      return remember?.states.includes('checked') && screen
+    }, 10_000)
+    await clickOn(window.id, named(opened, 'checkbox', 'Expires'))
+    await eventually(async () => events.some((e) => e.kind === 'check'))
+    await stop()
+    expect(events.filter((e) => e.kind === 'check').map((e) => [e.target?.name, e.value])).toEqual([
+      ['Expires', 'true'],
+    ])
+  }, 60_000)
+
   test('an unknown key name is refused', async () => {
     const error = await driver.input('no-window', { kind: 'key', key: 'Hyper' }).catch((e) => e)
     expect(error).toBeInstanceOf(DriverError)

@@ -34,6 +34,8 @@ SELECT_ROLES = {'combo box', 'list box', 'list', 'table', 'tree table', 'tree'}
 NUMBER_ROLES = {'spin button', 'slider', 'dial'}
 EVENT_TYPES = ['object:text-changed', 'object:value-changed', 'object:state-changed:checked',
                'object:state-changed:focused', 'object:selection-changed']
+# A check event this long after a click on the box is still that click's doing.
+CLICK_EFFECT_S = 2.0
 # Bursts of text changes (a word typed, a selection replaced) are read once they pause this long.
 COALESCE_MS = 80
 # Events wait this long before they are sent, in the order they happened: a press RECORD reports
@@ -61,6 +63,23 @@ class Watch:
         self.outbox = []  # (when it happened, seq, line), oldest first
         self.sent_seq = 0
         self.out_timer = None
+        # (when, screen x, y) of the latest click a person made (at the PC or remotely).
+        self.last_click = None
+
+    def clicked_at(self, x, y, at=None):
+        self.last_click = (time.monotonic() if at is None else at, x, y)
+
+    def persons_check(self, acc):
+        """A check or radio the person set: it has the focus, or their latest click was on it. One
+        the app sets by itself (a form's default radio as it opens) is neither."""
+        states = alive_state(acc)
+        if states is not None and (states.contains(S.FOCUSED) or same(acc, self.focused)):
+            return True
+        if self.last_click is None or time.monotonic() - self.last_click[0] > CLICK_EFFECT_S:
+            return False
+        box = rect(acc)
+        _, x, y = self.last_click
+        return box is not None and box['x'] <= x < box['x'] + box['width'] and box['y'] <= y < box['y'] + box['height']
 
     def origin(self):
         bounds = rect(self.win)
@@ -160,6 +179,9 @@ class Watch:
         value = 'true' if on else 'false'
         if self.last.get(('check', key_of(acc))) == value:
             return
+        if not self.persons_check(acc):
+            self.last[('check', key_of(acc))] = value
+            return  # the app set it by itself (a form's defaults as it opens)
         self.last[('check', key_of(acc))] = value
         self.emit('check', acc, value=value)
 
@@ -223,6 +245,7 @@ class Watch:
         if acc is None:
             return  # a click on nothing a person can operate (the window's background)
         origin = self.origin()
+        self.clicked_at(x, y, at)
         self.emit('click', acc, point=(x - origin[0], y - origin[1]), at=at)
 
     def device_key(self, name, at):
@@ -383,6 +406,8 @@ def remote_input(args, finish_later):
             for watch in watches:
                 watch.flush()
             at = time.monotonic()
+            for watch in watches:
+                watch.clicked_at(x, y, at)
             X.click(x, y)
             for watch in watches if target is not None else ():
                 watch.emit('click', target=target, at=at)
