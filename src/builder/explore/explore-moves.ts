@@ -22,6 +22,9 @@ const LEAVING = new Set(
     'logout logoff signout delete remove destroy erase discard download export print unsubscribe quit exit',
   ),
 )
+/** Menu items that change how the window looks, a saved setting in most apps. */
+const VIEW_TOGGLE =
+  /^(show|hide|toggle)\b|\b(mode|always on top|full ?screen|zoom (in|out)|word wrap|line numbers|status ?bar|tool ?bar|side ?bar|preview (panel|pane))$/i
 /** "Open URL", "Visit website", "Open in browser": a control that sends the person elsewhere. */
 const OUTWARD = /\b(url|urls|website|web\s*site|web\s*page|homepage|browser|hyperlink)\b/i
 /**
@@ -93,6 +96,15 @@ export function refusal(
   if (LEAVING_PHRASE.test(element.name) || stems(element.name).some((w) => LEAVING.has(w)))
     return 'leaves the session'
   if ((element.role === 'menuitem' || element.role === 'button') && element.states.includes('checkable'))
+    return 'switches a setting'
+  // A menu item that is ticked is a setting, whatever the toolkit says of it (Qt marks a checkable
+  // item only while it is on), and one that shows or hides a part of the window, or switches a
+  // mode of the view, is a setting by its words ("Show Toolbar", "Hide Passwords", "Compact Mode",
+  // "Always on Top", "Full Screen"): many apps save them.
+  if (
+    element.role === 'menuitem' &&
+    (element.states.includes('checked') || VIEW_TOGGLE.test(element.name.trim()))
+  )
     return 'switches a setting'
   if (OUTWARD.test(element.name)) return 'other site'
   if (actsOnWholeFile(element.name, task)) return 'acts on the whole file'

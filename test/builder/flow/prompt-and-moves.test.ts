@@ -122,6 +122,35 @@ describe('exploring stays inside the app', () => {
     expect(refusal(docs, newDocument, app, readPrompt('Add a document to the project'))).toBeUndefined()
   })
 
+  test('view toggles a toolkit does not mark checkable are settings too: ticked, or named for showing or hiding a part of the window', () => {
+    // Qt marks a checkable menu item only while it is on (checked); off, only its words say it.
+    const view = el('window', 'Passwords', {}, [
+      el('menuitem', 'Hide Passwords', { states: ['checked'] }),
+      el('menuitem', 'Hide Usernames'),
+      el('menuitem', 'Compact Mode'),
+      el('menuitem', 'Always on Top'),
+      el('menuitem', 'Full Screen'),
+      el('menuitem', 'Theme'),
+      el('menuitem', 'Show Details'),
+      el('link', 'Show contact'),
+      el('menuitem', 'New Customer…'),
+    ])
+    const index = indexTree(view)
+    const why = Object.fromEntries(view.children.map((c) => [c.name, refusal(index, c, undefined)]))
+    expect(why).toEqual({
+      'Hide Passwords': 'switches a setting',
+      'Hide Usernames': 'switches a setting',
+      'Compact Mode': 'switches a setting',
+      'Always on Top': 'switches a setting',
+      'Full Screen': 'switches a setting',
+      Theme: undefined,
+      'Show Details': 'switches a setting',
+      // A web page's link that shows a record is no menu item: a way on.
+      'Show contact': undefined,
+      'New Customer…': undefined,
+    })
+  })
+
   test('a submit-like button under an empty form is never pressed; once filled, or a plain navigation button, it may be', () => {
     const form = (value?: string) =>
       el('form', 'Sign up', {}, [
