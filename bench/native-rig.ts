@@ -143,7 +143,9 @@ export async function runNativeApp(
       token: createEnrollmentToken(server.ctx).token,
       name: 'linux-desk',
       driver: 'desktop',
-      env: { ...desktop.vars, ...home.env },
+      // GSettings in a key file under the home (not the machine's dconf database), so the settings
+      // an app keeps there are compared with the rest of its home.
+      env: { ...desktop.vars, ...home.env, GSETTINGS_BACKEND: 'keyfile' },
     })
     parts.push({ stop: () => agent.cleanup() })
     const desktopId = String((await agent.waitForLog((l) => l.msg === 'online', 60_000)).desktopId)
