@@ -14,6 +14,7 @@ import { BuildFailure, type BuildSession, canBeShown, unreachable } from '../ses
 import { signIn } from '../sign-in/sign-in.ts'
 import { sendsOnlyElsewhere } from '../submit/submit.ts'
 import { actionOf } from '../words.ts'
+import { blindArea } from './blind-area.ts'
 import { Frontier } from './explore-frontier.ts'
 import { peekMenus } from './explore-menus.ts'
 import { aboutObject, isSearchBox, moveScore } from './explore-moves.ts'
@@ -126,6 +127,23 @@ export async function explore(
   session.progress('explore', judge.tell(`The first screen (“${home.window.title}”)`, best.fitness), {
     fitness: round(best.fitness),
   })
+  // A web page shows everything it draws to the accessibility tree (an empty area there is empty);
+  // a desktop toolkit's window may draw a part itself (a grid, a canvas).
+  const blind = best.fitness < judge.good && home.window.kind === 'window' ? blindArea(home.root) : undefined
+  if (blind) {
+    // Exploring around a part nothing can be read of would take minutes and find nothing there.
+    const where = `${blind.width}×${blind.height} px at (${blind.x}, ${blind.y})`
+    session.progress(
+      'explore',
+      `Most of “${home.window.title}” (${where}) shows nothing to the accessibility interface: what is drawn there cannot be read or explored`,
+      { blind },
+    )
+    throw new NoFormFound(
+      `Most of “${home.window.title}” (${where}) shows nothing to the accessibility interface (a grid or canvas the app draws itself), so the builder cannot read or explore it. Show how the task is done ("demonstrate": true) with the controls around it (a name or address box, the menus, keys and typing): a click on that area itself is not replayed at its place.`,
+      [home],
+      prelude,
+    )
+  }
   if (best.fitness >= judge.good)
     return {
       navigation: [...prelude, ...start],
