@@ -31,7 +31,7 @@ describe('a part of the window nothing can be read of', () => {
     ])
     expect(blindArea(editor)).toBeUndefined()
     const form = el('window', 'New customer', box(0, 0, 400, 300), [
-      el('panel', '', box(0, 0, 400, 260), [
+      el('generic', '', box(0, 0, 400, 260), [
         el('text', 'Name', box(10, 10, 80, 20)),
         el('textbox', 'Name', box(100, 10, 280, 24)),
         el('text', 'Address', box(10, 50, 80, 20)),
@@ -40,7 +40,7 @@ describe('a part of the window nothing can be read of', () => {
     ])
     expect(blindArea(form)).toBeUndefined()
     const spacer = el('window', 'Tool', box(0, 0, 400, 300), [
-      el('panel', '', box(0, 0, 400, 40)),
+      el('generic', '', box(0, 0, 400, 40)),
       el('list', 'Items', box(0, 40, 400, 260)),
     ])
     expect(blindArea(spacer)).toBeUndefined()

@@ -2,19 +2,22 @@
 // canvas, a chart drawn by the app itself. Its content cannot be read or explored, so the builder
 // says so plainly and asks to be shown, rather than exploring around it (docs/builder.md, "What
 // the accessibility interface cannot see"; issue 24 §7).
-import type { Bounds, UiElement } from '../../protocol/elements.ts'
+import type { Bounds, UiElement, UiRole } from '../../protocol/elements.ts'
 
 /** Roles whose element is its own content (a text area, a list): never a blind area. */
-const CONTENT = new Set([
+const CONTENT = new Set<UiRole>([
   'textbox',
-  'searchbox',
-  'document',
   'table',
-  'grid',
+  'row',
+  'cell',
+  'columnheader',
+  'rowheader',
   'list',
+  'listitem',
   'listbox',
+  'option',
   'tree',
-  'treegrid',
+  'treeitem',
   'image',
   'button',
   'link',
@@ -22,16 +25,13 @@ const CONTENT = new Set([
   'combobox',
   'text',
   'heading',
-  'cell',
-  'row',
-  'option',
-  'listitem',
-  'treeitem',
   'checkbox',
   'radio',
+  'switch',
   'slider',
   'spinbutton',
   'tab',
+  'progressbar',
 ])
 /** A blind area takes at least this share of the window. */
 const MIN_SHARE = 0.25
