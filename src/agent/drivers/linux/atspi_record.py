@@ -34,8 +34,8 @@ SELECT_ROLES = {'combo box', 'list box', 'list', 'table', 'tree table', 'tree'}
 NUMBER_ROLES = {'spin button', 'slider', 'dial'}
 EVENT_TYPES = ['object:text-changed', 'object:value-changed', 'object:state-changed:checked',
                'object:state-changed:focused', 'object:selection-changed']
-# A check event this long after a click on the box is still that click's doing.
-CLICK_EFFECT_S = 2.0
+# A check or choice this long after a click on its control is still that click's doing.
+CLICK_EFFECT_S = 4.0
 # Bursts of text changes (a word typed, a selection replaced) are read once they pause this long.
 COALESCE_MS = 80
 # Events wait this long before they are sent, in the order they happened: a press RECORD reports
@@ -63,23 +63,24 @@ class Watch:
         self.outbox = []  # (when it happened, seq, line), oldest first
         self.sent_seq = 0
         self.out_timer = None
-        # (when, screen x, y) of the latest click a person made (at the PC or remotely).
-        self.last_click = None
+        # (when, screen x, y) of the latest clicks a person made (at the PC or remotely).
+        self.clicks = deque(maxlen=2)
 
     def clicked_at(self, x, y, at=None):
-        self.last_click = (time.monotonic() if at is None else at, x, y)
+        self.clicks.append((time.monotonic() if at is None else at, x, y))
 
-    def persons_check(self, acc):
-        """A check or radio the person set: it has the focus, or their latest click was on it. One
-        the app sets by itself (a form's default radio as it opens) is neither."""
+    def persons_doing(self, acc):
+        """A check, radio or drop-down the person set: it has the focus, or one of their latest two
+        clicks (the drop-down, then its option) was on it. One the app sets by itself (a form's
+        defaults as it opens, a list it fills) is neither."""
         states = alive_state(acc)
-        if states is not None and (states.contains(S.FOCUSED) or same(acc, self.focused)):
+        if states is not None and (states.contains(S.FOCUSED) or same(acc, self.focused) or self.focus_within(acc)):
             return True
-        if self.last_click is None or time.monotonic() - self.last_click[0] > CLICK_EFFECT_S:
-            return False
         box = rect(acc)
-        _, x, y = self.last_click
-        return box is not None and box['x'] <= x < box['x'] + box['width'] and box['y'] <= y < box['y'] + box['height']
+        now = time.monotonic()
+        return box is not None and any(
+            now - when <= CLICK_EFFECT_S and box['x'] <= x < box['x'] + box['width'] and box['y'] <= y < box['y'] + box['height']
+            for when, x, y in self.clicks)
 
     def origin(self):
         bounds = rect(self.win)
@@ -179,7 +180,7 @@ class Watch:
         value = 'true' if on else 'false'
         if self.last.get(('check', key_of(acc))) == value:
             return
-        if not self.persons_check(acc):
+        if not self.persons_doing(acc):
             self.last[('check', key_of(acc))] = value
             return  # the app set it by itself (a form's defaults as it opens)
         self.last[('check', key_of(acc))] = value
@@ -198,6 +199,8 @@ class Watch:
         if not value or self.last.get(('select', key_of(acc))) == value:
             return
         self.last[('select', key_of(acc))] = value
+        if role == 'combo box' and not self.persons_doing(acc):
+            return  # the app chose it by itself (its default, a list it filled)
         if role != 'combo box':
             # A list or table the app selects a row in by itself (the record just added) is not
             # the person's doing: a person's choice comes with the focus in it.
