@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { findWindow, type RunContext } from '../../src/automation/run-context.ts'
 import { matchWindows } from '../../src/automation/window-match.ts'
 import type { BuildIO, BuildRequest, DesktopPort } from '../../src/builder/contract.ts'
+import { oneApp } from '../../src/builder/locate/locate-window.ts'
 import { BuildSession } from '../../src/builder/session.ts'
 import { appWindow } from '../../src/builder/verify/replay.ts'
 import type { AppSpec, Automation } from '../../src/protocol/automation.ts'
@@ -113,5 +114,28 @@ describe('both callers pick the window matchWindows picks', () => {
     await expect(appWindow(session, { executable: '/usr/bin/kmymoney' })).rejects.toThrow(
       'The app’s window (of /usr/bin/kmymoney) is gone',
     )
+  })
+})
+
+describe('windows of one native app', () => {
+  const win = (id: string, title: string, executable: string, args: string[] = []) => ({
+    id,
+    title,
+    app: executable,
+    kind: 'window' as const,
+    launchCommand: { executable, args },
+  })
+  test('a main window and its sign-in dialog, started by one command line, are one app: the first is used', () => {
+    const main = win('1', 'Tryton - Login', 'tryton')
+    expect(oneApp([main, win('2', 'Tryton - Login', 'tryton')])).toBe(main)
+  })
+  test('two apps, the same app on two files, or a browser tab are not one app', () => {
+    expect(oneApp([win('1', 'A', 'gnucash'), win('2', 'A', 'homebank')])).toBeUndefined()
+    expect(
+      oneApp([win('1', 'A', 'gnumeric', ['a.gnumeric']), win('2', 'A', 'gnumeric', ['b.gnumeric'])]),
+    ).toBeUndefined()
+    expect(
+      oneApp([{ id: 't', title: 'A', app: 'https://x', kind: 'tab' }, win('1', 'A', 'x')]),
+    ).toBeUndefined()
   })
 })

@@ -113,6 +113,15 @@ export async function locateWindow(
     session.progress('locate', `Using ${describeWindow(top[0]!.window)}`, { window: top[0]!.window.title })
     return top[0]!.window
   }
+  // Windows of one desktop app started by one command line (its main window and a dialog it
+  // opened, such as a sign-in) are one app: the job starts it afresh from that command anyway.
+  const one = oneApp(top.map((s) => s.window))
+  if (one) {
+    session.progress('locate', `Using ${describeWindow(one)}: the windows that fit are all of this app`, {
+      window: one.title,
+    })
+    return one
+  }
   const answer = await session.ask({
     kind: 'choose_window',
     text: `Several windows fit “${reading.text}”. Which one should this job use?`,
@@ -129,6 +138,18 @@ export async function locateWindow(
     window: chosen.window.title,
   })
   return chosen.window
+}
+
+/**
+ * The window to use when every window is of one native app started by the same command line (the
+ * desktop lists an app's main window first): that first one.
+ */
+export function oneApp(windows: WindowInfo[]): WindowInfo | undefined {
+  const command = (w: WindowInfo) => (w.launchCommand ? JSON.stringify(appSpecOf(w)) : undefined)
+  const first = windows[0]
+  if (!first || windows.some((w) => w.kind !== 'window' || !command(w) || command(w) !== command(first)))
+    return undefined
+  return first
 }
 
 /** Among equally titled windows, prefer the one whose screen mentions more of the task. */
