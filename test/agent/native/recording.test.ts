@@ -276,6 +276,29 @@ describe('recording a demonstration on a native window', () => {
     expect(shown[2]?.target?.point).toEqual(vip)
   }, 60_000)
 
+  test('a helper that dies during a recording is restarted and the watch goes on: input after it is still reported', async () => {
+    const window = await driver.launch(form(join(dir.path, 'restart.txt'), ['VIP:CHK'], ['FALSE']))
+    const { events, stop } = await watch(window.id)
+    // The helper is this process's child; killing it is what a crash looks like to the host.
+    const helper = () =>
+      Bun.spawnSync(['pgrep', '-P', String(process.pid), '-f', 'atspi-helper'])
+        .stdout.toString()
+        .trim()
+    const before = Number(helper())
+    expect(before).toBeGreaterThan(0)
+    process.kill(before, 'SIGKILL')
+    await eventually(async () => {
+      const now = Number(helper())
+      return now > 0 && now !== before && (await driver.listWindows()).some((w) => w.id === window.id)
+    }, 20_000)
+    // The watch is taken up again as the host restarts the helper; clicks until it is.
+    await eventually(async () => {
+      await clickOn(window.id, named(await driver.snapshot(window.id), 'checkbox', 'VIP'))
+      return eventually(async () => events.some((e) => e.kind === 'check'), 1_500).catch(() => false)
+    }, 15_000)
+    await stop()
+  }, 60_000)
+
   test('stop() ends one watch; another on the same window goes on', async () => {
     const window = await driver.launch(form(join(dir.path, 'two.txt'), ['VIP:CHK'], ['FALSE']))
     const screen = await driver.snapshot(window.id)

@@ -21,7 +21,7 @@ import {
   remoteKeyProblem,
 } from '../../../protocol/recording.ts'
 import { type BackendProfile, mapWindowTree } from './element-mapping.ts'
-import type { HelperHost } from './helper-host.ts'
+import type { HelperHost, HelperSubscription } from './helper-host.ts'
 
 export interface NativeDriverOptions {
   kind: 'desktop' | 'windows'
@@ -221,31 +221,48 @@ export class NativeDriver implements Driver {
    */
   async watchInput(windowId: string, onEvent: (event: InputEvent) => void): Promise<() => Promise<void>> {
     const { host, log } = this.options
-    const subscription = await host.subscribe(
-      'input',
-      (line) => onEvent(this.#inputEvent(line)),
-      (error) => {
-        if (error.code !== 'DISCONNECTED')
-          log.warn({ windowId, err: error.message }, 'input watch lost with the helper')
-      },
-    )
-    let started: { deviceInput: boolean; reason?: string }
-    try {
-      started = await host.call(
-        'watchInput',
-        { windowId, watch: subscription.watch },
-        { timeoutMs: this.options.callTimeoutMs },
+    let stopped = false
+    let current: HelperSubscription | undefined
+    // A helper that dies while a person demonstrates is restarted by the host; the watch is taken
+    // up again on the same window, so the recording goes on (the events so far are the agent's).
+    const start = async (): Promise<{ deviceInput: boolean; reason?: string }> => {
+      const subscription = await host.subscribe(
+        'input',
+        (line) => onEvent(this.#inputEvent(line)),
+        (error) => {
+          if (stopped || error.code === 'DISCONNECTED') return
+          log.warn({ windowId, err: error.message }, 'input watch lost with the helper; resuming it')
+          // Once the host has let go of the dead helper (it tells us before it does), so the new
+          // watch goes to the one it starts.
+          queueMicrotask(() =>
+            start().then(
+              () => log.info({ windowId }, 'input watch resumed after the helper restarted'),
+              (err: Error) => log.warn({ windowId, err: err.message }, 'input watch could not be resumed'),
+            ),
+          )
+        },
       )
-    } catch (error) {
-      subscription.close()
-      throw error
+      try {
+        const started = await host.call(
+          'watchInput',
+          { windowId, watch: subscription.watch },
+          { timeoutMs: this.options.callTimeoutMs },
+        )
+        current = subscription
+        return started
+      } catch (error) {
+        subscription.close()
+        throw error
+      }
     }
+    const started = await start()
     if (!started.deviceInput)
       log.warn({ windowId, reason: started.reason }, 'clicks and keys made at the PC itself are not recorded')
-    let stopped = false
     return async () => {
       if (stopped) return
       stopped = true
+      const subscription = current
+      if (!subscription) return
       try {
         if (host.instance === subscription.instance)
           await host.call(
