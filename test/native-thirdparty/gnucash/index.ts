@@ -149,6 +149,14 @@ export const addAccount: GauntletJob<NativeRunningApp> = {
 const BILLING_NAME = beside(/^name$/i)
 const ADDRESS = beside(/^address$/i)
 const COMPANY = beside(/^company name$/i)
+/** Find Customer's search text: the unnamed box right of its "contains" drop-down. */
+const SEARCH_TEXT: Pick = (e, all) => {
+  if (e.role !== 'textbox') return false
+  const how = all.find((c) => c.role === 'combobox' && /^contains$/i.test((c.value ?? c.name).trim()))
+  if (!how) return false
+  const b = how.bounds
+  return Math.abs(e.bounds.y - b.y) < 10 && e.bounds.x >= b.x + b.width - 2
+}
 
 /** Add a customer and return the customer number GnuCash gives it. */
 export const addCustomer: GauntletJob<NativeRunningApp> = {
@@ -169,11 +177,13 @@ export const addCustomer: GauntletJob<NativeRunningApp> = {
   // The owner opens Business › Customer › New Customer… (its keys Alt+B, C, N), types the
   // company name and the billing address (Name and the first Address line; GnuCash refuses a
   // customer without one), leaves Customer Number empty (GnuCash numbers it on OK) and presses
-  // OK. The number shows in Business › Customer › Find Customer…'s results.
+  // OK; the number shows in Business › Customer › Find Customer…'s results (verified by hand:
+  // the dialog, Company Name required, the number 000003 given to the first new customer).
   answer: owner({
     fields: { name: /^company name$/i, address: /^address$/i },
     pick: { name: COMPANY, address: ADDRESS },
     outputs: /customer number|\bid\b/i,
+    shown: { id: { pointAt: (e) => /^\d{6}$/.test(e.name.trim()) } },
     show: {
       show: [
         { key: 'Alt+b c n' },
@@ -181,6 +191,11 @@ export const addCustomer: GauntletJob<NativeRunningApp> = {
         { type: 'Bayview Veterinary', into: BILLING_NAME },
         { type: '8 Harbor Road, Camden, ME 04843', into: ADDRESS },
         { click: named(/^button$/, /^ok$/i) },
+        // The number is shown nowhere once the dialog closes: Business › Customer › Find
+        // Customer… (Alt+B, C, F), Company Name contains the name, Find lists it with its ID.
+        { key: 'Alt+b c f' },
+        { type: 'Bayview Veterinary', into: SEARCH_TEXT },
+        { click: named(/^button$/, /^find$/i) },
       ],
     },
   }),
