@@ -43,7 +43,7 @@ const port = (d: NativeDriver): DesktopPort => ({
 
 const flat = (e: UiElement): UiElement[] => [e, ...e.children.flatMap(flat)]
 
-describe('menus of a native menu bar', () => {
+describe('menus and start-up dialogs of a native app', () => {
   test('a submenu named like the task is opened: “Business › Customer” lists “New Customer…”', async () => {
     const reading = readPrompt('Add a customer in the menu test app')
     const session = new BuildSession(port(driver), scriptedIO().io, {
@@ -90,5 +90,16 @@ describe('menus of a native menu bar', () => {
     const view = await driver.snapshot(window.id)
     expect(named(view.root, 'Toolbar').states).toContain('checkable')
     await driver.act(window.id, { kind: 'keys', keys: 'Escape' })
+  }, 60_000)
+
+  test('an app that opens a sign-in dialog at start is launched at its main window, the dialog inside it', async () => {
+    const app = {
+      executable: '/usr/bin/python3',
+      args: [join(import.meta.dir, '../../fixtures/native/signin-app.py')],
+    }
+    const window = await driver.launch(app)
+    expect(window.title).toBe('Ledger')
+    const screen = await driver.snapshot(window.id)
+    expect(flat(screen.root).some((e) => e.role === 'dialog' && e.name === 'Sign in')).toBe(true)
   }, 60_000)
 })

@@ -8,7 +8,7 @@ import subprocess
 import tempfile
 import time
 
-from atspi_common import INTERPRETERS, Fail, log, proc_cmdline, safe
+from atspi_common import DIALOG_ROLES, INTERPRETERS, Fail, GLib, log, proc_cmdline, safe
 from atspi_events import watch_exit
 from atspi_tree import STATE, list_windows
 from atspi_x11 import X
@@ -220,6 +220,10 @@ def lock_candidates(pids):
     return found
 
 
+# How long an app whose first window is a dialog (a sign-in) gets to show its main window, which
+# a build or run then works in (the dialog is inside its snapshots while open).
+MAIN_WINDOW_GRACE_S = 1.5
+
 # How long an app asked to close its windows gets to save and quit before it is told to end.
 CLOSE_GRACE_S = 3.0
 
@@ -295,15 +299,30 @@ def launch(args, finish_later):
         return proc.poll() == 0 and info['app'] == exe_base
 
     def found():
-        for info in list_windows():
-            if info['id'] in before and proc.poll() != 0:
-                continue
-            if ours(info) and (not title or title in info['title'].casefold()):
-                return info
-        return None
+        mine = [info for info in list_windows()
+                if not (info['id'] in before and proc.poll() != 0)
+                and ours(info) and (not title or title in info['title'].casefold())]
+        # The app's main window, when it shows one besides a dialog it opened at start (a sign-in):
+        # the dialog is inside the main window's snapshots while open, and the main window stays
+        # once it closes.
+        main = [info for info in mine if not info.get('modal') and info.get('role') not in DIALOG_ROLES]
+        return (main or mine or [None])[0]
+
+    dialog_since = []
+
+    def main_or_waited():
+        """A main window, or a dialog alone once the app had MAIN_WINDOW_GRACE_S to show one."""
+        info = found()
+        if info is None or (not info.get('modal') and info.get('role') not in DIALOG_ROLES):
+            return info
+        if not dialog_since:
+            dialog_since.append(time.monotonic())
+            # Nothing else may happen on the bus: look again when the grace is over.
+            GLib.timeout_add(int(MAIN_WINDOW_GRACE_S * 1000) + 10, lambda: [w(None) for w in list(STATE.waiters)] and False)
+        return info if time.monotonic() - dialog_since[0] >= MAIN_WINDOW_GRACE_S else None
 
     def check():
-        info = found()
+        info = main_or_waited()
         if info is not None:
             return info['id'].partition('/')[0]  # settle on the app's own events
         return proc.poll() not in (None, 0)
