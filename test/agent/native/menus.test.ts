@@ -102,4 +102,13 @@ describe('menus and start-up dialogs of a native app', () => {
     const screen = await driver.snapshot(window.id)
     expect(flat(screen.root).some((e) => e.role === 'dialog' && e.name === 'Sign in')).toBe(true)
   }, 60_000)
+
+  test('an app that shows a splash window while it loads is launched at the main window that follows', async () => {
+    const app = {
+      executable: '/usr/bin/python3',
+      args: [join(import.meta.dir, '../../fixtures/native/signin-app.py'), 'splash'],
+    }
+    const window = await driver.launch(app)
+    expect(window.title).toBe('Ledger')
+  }, 60_000)
 })

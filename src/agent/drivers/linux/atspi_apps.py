@@ -221,8 +221,17 @@ def lock_candidates(pids):
 
 
 # How long an app whose first window is a dialog (a sign-in) gets to show its main window, which
-# a build or run then works in (the dialog is inside its snapshots while open).
-MAIN_WINDOW_GRACE_S = 1.5
+# a build or run then works in (the dialog is inside its snapshots while open), and how long one
+# whose first window is neither a main window nor a dialog (a splash) gets.
+DIALOG_GRACE_S = 1.5
+SPLASH_GRACE_S = 10.0
+
+
+def window_rank(info):
+    """0 for an app's main window (a frame), 1 for another plain window (a splash), 2 for a dialog."""
+    if info.get('modal') or info.get('role') in DIALOG_ROLES:
+        return 2
+    return 0 if info.get('role') == 'frame' else 1
 
 # How long an app asked to close its windows gets to save and quit before it is told to end.
 CLOSE_GRACE_S = 3.0
@@ -302,24 +311,25 @@ def launch(args, finish_later):
         mine = [info for info in list_windows()
                 if not (info['id'] in before and proc.poll() != 0)
                 and ours(info) and (not title or title in info['title'].casefold())]
-        # The app's main window, when it shows one besides a dialog it opened at start (a sign-in):
-        # the dialog is inside the main window's snapshots while open, and the main window stays
-        # once it closes.
-        main = [info for info in mine if not info.get('modal') and info.get('role') not in DIALOG_ROLES]
-        return (main or mine or [None])[0]
+        # The app's main window (a frame), when it shows one besides a dialog it opened at start (a
+        # sign-in) or a splash window: the dialog is inside the main window's snapshots while open,
+        # and the main window stays once either closes.
+        return min(mine, key=lambda info: window_rank(info)) if mine else None
 
-    dialog_since = []
+    since = []
 
     def main_or_waited():
-        """A main window, or a dialog alone once the app had MAIN_WINDOW_GRACE_S to show one."""
+        """The main window, or the best other window once the app had its grace to show one."""
         info = found()
-        if info is None or (not info.get('modal') and info.get('role') not in DIALOG_ROLES):
+        if info is None or window_rank(info) == 0:
             return info
-        if not dialog_since:
-            dialog_since.append(time.monotonic())
+        if not since:
+            since.append(time.monotonic())
+            grace = DIALOG_GRACE_S if window_rank(info) == 2 else SPLASH_GRACE_S
+            since.append(grace)
             # Nothing else may happen on the bus: look again when the grace is over.
-            GLib.timeout_add(int(MAIN_WINDOW_GRACE_S * 1000) + 10, lambda: [w(None) for w in list(STATE.waiters)] and False)
-        return info if time.monotonic() - dialog_since[0] >= MAIN_WINDOW_GRACE_S else None
+            GLib.timeout_add(int(grace * 1000) + 10, lambda: [w(None) for w in list(STATE.waiters)] and False)
+        return info if time.monotonic() - since[0] >= since[1] else None
 
     def check():
         info = main_or_waited()
