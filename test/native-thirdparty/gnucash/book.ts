@@ -3,8 +3,7 @@
 // here as an SQL dump, loaded with bun:sqlite. GnuCash writes each change to the file at once, so
 // the readers below open it read-only while the app still runs.
 import { Database } from 'bun:sqlite'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AppHome } from '../../helpers/native-apps.ts'
 
@@ -23,34 +22,26 @@ export function seedBook(file: string) {
 
 /**
  * Marks "Tip of the Day" as not shown at startup, as a person who unticked its "Show at startup"
- * box has it. GnuCash reads GSettings through dconf, whose client reads
- * $XDG_CONFIG_HOME/dconf/user itself; the file is written by a dconf service of a private D-Bus
- * session started with the home's environment (so it writes into the home, nowhere else).
+ * box has it. The bench keeps GSettings in a key file in the app's home (bench/native-rig.ts,
+ * GSETTINGS_BACKEND=keyfile), so the setting is written there with the same backend.
  */
 export function seedSettings(home: AppHome) {
-  const runtime = mkdtempSync(join(tmpdir(), 'deskhook-gnucash-run-'))
-  try {
-    const env: Record<string, string> = { ...(process.env as Record<string, string>), ...home.env }
-    delete env.DBUS_SESSION_BUS_ADDRESS
-    env.XDG_RUNTIME_DIR = runtime
-    env.GSETTINGS_BACKEND = 'dconf'
-    mkdirSync(home.env.XDG_CONFIG_HOME!, { recursive: true })
-    const set = Bun.spawnSync(
-      [
-        'dbus-run-session',
-        '--',
-        'gsettings',
-        'set',
-        'org.gnucash.GnuCash.dialogs.totd',
-        'show-at-startup',
-        'false',
-      ],
-      { env, stdout: 'pipe', stderr: 'pipe', timeout: 20_000 },
-    )
-    if (set.exitCode !== 0) throw new Error(`gsettings failed: ${set.stderr.toString()}`)
-  } finally {
-    rmSync(runtime, { recursive: true, force: true })
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    ...home.env,
+    GSETTINGS_BACKEND: 'keyfile',
   }
+  mkdirSync(home.env.XDG_CONFIG_HOME!, { recursive: true })
+  const set = Bun.spawnSync(
+    ['gsettings', 'set', 'org.gnucash.GnuCash.dialogs.totd', 'show-at-startup', 'false'],
+    {
+      env,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      timeout: 20_000,
+    },
+  )
+  if (set.exitCode !== 0) throw new Error(`gsettings failed: ${set.stderr.toString()}`)
 }
 
 export interface BookAccount {
