@@ -87,6 +87,9 @@ const wantSet = (set: SetName) =>
 const picked = (app: string, job: string) =>
   !namePicks.length || namePicks.some((p) => `${app}:${job}`.toLowerCase().includes(p))
 
+// The native sets' apps come from Debian's packages (installed here when this process may).
+if (wantSet('nativeDevelopment') || wantSet('nativeHeldOut')) await import('../scripts/ensure-native-apps.ts')
+
 const entries: Entry[] = []
 for (const name of split.development)
   if (wantSet('development')) entries.push(await thirdParty('development', name))
