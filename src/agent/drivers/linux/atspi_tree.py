@@ -206,9 +206,25 @@ def children_with_states(acc, everything=False):
         if child is None:
             continue
         states = alive_state(child)
-        if states is None or (not everything and not states.contains(S.SHOWING)):
+        if states is None or (not everything and not states.contains(S.SHOWING) and not shows_inside(child, states)):
             continue
         yield child, states
+
+
+# Layout wrappers a toolkit may leave without "showing" while what they hold shows (GTK's viewport
+# of a form's sub-list): such a wrapper is walked into, not pruned.
+WRAPPER_ROLES = {'viewport', 'scroll pane', 'filler', 'panel'}
+
+
+def shows_inside(acc, states):
+    if not states.contains(S.VISIBLE) or role_of(acc) not in WRAPPER_ROLES:
+        return False
+    for i in range(min(safe(acc.get_child_count, 0) or 0, 8)):
+        child = safe(lambda i=i: acc.get_child_at_index(i))
+        child_states = alive_state(child) if child is not None else None
+        if child_states is not None and child_states.contains(S.SHOWING):
+            return True
+    return False
 
 
 VALUE_ROLES = {'spin button', 'slider', 'progress bar', 'level bar', 'dial', 'scroll bar', 'color chooser'}
