@@ -1,0 +1,44 @@
+// What a sign-in form is, on a desktop app's unlock screen (issue 24: a password manager's unlock
+// screen has a second secret box for an optional key file, and "Unlock" sends it).
+import { describe, expect, test } from 'bun:test'
+import { signInForm } from '../../src/automation/sign-in-form.ts'
+import type { UiElement } from '../../src/protocol/elements.ts'
+
+let refs = 0
+const el = (
+  role: UiElement['role'],
+  name: string,
+  extra: Partial<UiElement> = {},
+  children: UiElement[] = [],
+) => ({ ref: `e${++refs}`, role, name, states: [], children, ...extra }) as UiElement
+
+describe('a sign-in form', () => {
+  test('an unlock screen: the first secret box is the password, a key file’s secret box beside it is optional, “Unlock” sends', () => {
+    const password = el('textbox', '', { inputType: 'password', value: '' })
+    const unlock = el('button', 'Unlock')
+    const root = el('window', 'Passwords.kdbx [Locked]', {}, [
+      el('textbox', '', { states: ['disabled'], value: '' }),
+      el('text', 'Enter Password:'),
+      el('generic', 'Password field', {}, [password]),
+      el('text', 'Key File:'),
+      el('generic', 'Key file to unlock the database', {}, [
+        el('textbox', '', { inputType: 'password', value: '' }),
+      ]),
+      el('button', 'Browse for key file'),
+      unlock,
+      el('button', 'Close'),
+    ])
+    expect(signInForm(root)).toEqual({ password, button: unlock })
+  })
+
+  test('two secret boxes where the screen says one repeats the other are a new password, not a sign-in', () => {
+    const root = el('window', 'New database', {}, [
+      el('text', 'Password:'),
+      el('textbox', '', { inputType: 'password', value: '' }),
+      el('text', 'Repeat password:'),
+      el('textbox', '', { inputType: 'password', value: '' }),
+      el('button', 'Done'),
+    ])
+    expect(signInForm(root)).toBeUndefined()
+  })
+})
