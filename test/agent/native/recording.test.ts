@@ -192,7 +192,7 @@ describe('recording a demonstration on a native window', () => {
     ])
   }, 60_000)
 
-  test('checks and choices the app makes by itself as a form opens are no input; the person’s own click on a box is', async () => {
+  test('checks, choices and text the app puts in by itself as a form opens are no input; the person’s own click on a box is', async () => {
     const app = {
       executable: '/usr/bin/python3',
       args: [join(import.meta.dir, '../../fixtures/native/defaults-app.py')],
@@ -213,6 +213,7 @@ describe('recording a demonstration on a native window', () => {
       ['Expires', 'true'],
     ])
     expect(events.filter((e) => e.kind === 'select')).toEqual([])
+    expect(events.filter((e) => e.kind === 'input')).toEqual([])
   }, 60_000)
 
   test('an unknown key name is refused', async () => {

@@ -36,6 +36,8 @@ EVENT_TYPES = ['object:text-changed', 'object:value-changed', 'object:state-chan
                'object:state-changed:focused', 'object:selection-changed']
 # A check or choice this long after a click on its control is still that click's doing.
 CLICK_EFFECT_S = 4.0
+# A text change this long after the person's last key press is still that typing's doing.
+KEY_EFFECT_S = 2.0
 # Bursts of text changes (a word typed, a selection replaced) are read once they pause this long.
 COALESCE_MS = 80
 # Events wait this long before they are sent, in the order they happened: a press RECORD reports
@@ -65,6 +67,8 @@ class Watch:
         self.out_timer = None
         # (when, screen x, y) of the latest clicks a person made (at the PC or remotely).
         self.clicks = deque(maxlen=2)
+        # When the person last pressed a key (typing, at the PC or remotely).
+        self.last_key = float('-inf')
 
     def clicked_at(self, x, y, at=None):
         self.clicks.append((time.monotonic() if at is None else at, x, y))
@@ -138,6 +142,10 @@ class Watch:
         if role not in NUMBER_ROLES and not states.contains(S.FOCUSED) and not same(acc, self.focused):
             # A field the app filled in itself (a page it showed): a person types where the focus
             # is. Numbers also change under the wheel, without the focus.
+            return
+        if role not in NUMBER_ROLES and time.monotonic() - self.last_key > KEY_EFFECT_S:
+            # The focus alone is not enough: an app puts it in a box and fills or clears it by itself
+            # (a search box after unlocking, a date it defaults). A person's text comes with keys.
             return
         if not self.pending:
             self.pending_since = time.monotonic()
@@ -251,6 +259,9 @@ class Watch:
         self.clicked_at(x, y, at)
         self.emit('click', acc, point=(x - origin[0], y - origin[1]), at=at)
 
+    def keyed(self, at=None):
+        self.last_key = time.monotonic() if at is None else at
+
     def device_key(self, name, at):
         # Keys count while the app has the keyboard (one of its windows is active).
         if not any(states.contains(S.ACTIVE) for _, states in shown_windows(self.app)):
@@ -324,6 +335,9 @@ def on_device_event(kind, detail, x, y, state, at):
             for watch in list(WATCHES.values()):
                 watch.device_click(x, y, at)
         elif kind == 'key':
+            # Any key is typing (what a letter typed does shows as the field's value).
+            for watch in list(WATCHES.values()):
+                watch.keyed(at)
             name = key_name(X.display, detail, state)
             if name is not None:
                 for watch in list(WATCHES.values()):
@@ -418,6 +432,8 @@ def remote_input(args, finish_later):
             delta = float(data.get('deltaY') or 0)
             X.scroll(x, y, 5 if delta > 0 else 4, max(1, min(20, round(abs(delta) / 100))) if delta else 0)
     elif kind == 'type':
+        for watch in watches:
+            watch.keyed()
         try:
             for char in str(data['text']):
                 if char != '\r':
@@ -431,6 +447,8 @@ def remote_input(args, finish_later):
         for watch in watches:
             watch.flush()
         at = time.monotonic()
+        for watch in watches:
+            watch.keyed(at)
         X.press_chord(name)
         for watch in watches:
             if targets[watch.id] is not False:
