@@ -1,7 +1,7 @@
 // What a build's progress and a run's launch step say when the app's earlier instance had to be
 // ended (issue 24: apps were killed silently and left lock files the next start stopped on).
 import { describe, expect, test } from 'bun:test'
-import { closeNotice } from '../../src/agent/drivers/native/native-driver.ts'
+import { closeNotice } from '../../src/agent/drivers/native/close-notice.ts'
 
 describe('the notice of a launch that ended an app by force', () => {
   test('an app closed as a person closes it says nothing', () => {

@@ -111,4 +111,22 @@ describe('menus and start-up dialogs of a native app', () => {
     const window = await driver.launch(app)
     expect(window.title).toBe('Ledger')
   }, 60_000)
+
+  test('a sign-in dialog alone at start gives way to the main window: the window held is then the main one', async () => {
+    const app = {
+      executable: '/usr/bin/python3',
+      args: [join(import.meta.dir, '../../fixtures/native/signin-app.py'), 'login'],
+    }
+    const dialog = await driver.launch(app)
+    expect(dialog.title).toBe('Sign in')
+    const signIn = await driver.snapshot(dialog.id)
+    await driver.act(dialog.id, { kind: 'click', ref: flat(signIn.root).find((e) => e.name === 'OK')!.ref })
+    // The dialog closed: that is a change, and the app's main window stands for it from now on.
+    expect(await driver.waitForChange(dialog.id, 5_000)).toBe('changed')
+    const main = await eventually(async () => {
+      const screen = await driver.snapshot(dialog.id).catch(() => undefined)
+      return screen?.window.title === 'Ledger' && screen
+    }, 10_000)
+    expect(flat(main.root).some((e) => e.name === 'Accounts')).toBe(true)
+  }, 60_000)
 })

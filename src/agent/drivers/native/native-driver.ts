@@ -20,8 +20,10 @@ import {
   type RemoteInput,
   remoteKeyProblem,
 } from '../../../protocol/recording.ts'
+import { closeNotice } from './close-notice.ts'
 import { type BackendProfile, mapWindowTree } from './element-mapping.ts'
 import type { HelperHost, HelperSubscription } from './helper-host.ts'
+import { WindowSuccession } from './window-follow.ts'
 
 export interface NativeDriverOptions {
   kind: 'desktop' | 'windows'
@@ -48,9 +50,18 @@ export class NativeDriver implements Driver {
   readonly #launched = new Map<number, AppSpec>()
   /** Where each window's latest snapshot found its secret fields (window pixels). */
   readonly #secretFields = new Map<string, Bounds[]>()
+  /** Windows that closed while their app went on in another (window-follow.ts). */
+  readonly #windows: WindowSuccession
 
   constructor(private readonly options: NativeDriverOptions) {
     this.kind = options.kind
+    this.#windows = new WindowSuccession(options.log)
+  }
+
+  /** Calls with the window that stands for this one now (its app's next window once it closed). */
+  #on<T>(windowId: string, call: (id: string) => Promise<T>, closed?: () => T): Promise<T> {
+    const list = async () => (await this.options.host.call('listWindows', {})).windows
+    return this.#windows.follow(windowId, call, list, closed)
   }
 
   async start(): Promise<void> {
@@ -141,10 +152,14 @@ export class NativeDriver implements Driver {
   }
 
   async focusWindow(windowId: string): Promise<void> {
-    await this.options.host.call('focus', { windowId })
+    await this.#on(windowId, (id) => this.options.host.call('focus', { windowId: id }))
   }
 
-  async snapshot(windowId: string): Promise<Snapshot> {
+  snapshot(windowId: string): Promise<Snapshot> {
+    return this.#on(windowId, (id) => this.#snapshot(id))
+  }
+
+  async #snapshot(windowId: string): Promise<Snapshot> {
     const { host, profile } = this.options
     const maxElements = this.options.maxElements ?? 2_000
     const result = await host.call(
@@ -188,28 +203,32 @@ export class NativeDriver implements Driver {
   async act(windowId: string, action: ElementAction): Promise<ActionResult> {
     const ref = action.ref === undefined ? undefined : this.#helperRef(action.ref)
     const sent = { ...action, ...(ref === undefined ? {} : { ref }) } as ElementAction
-    return this.options.host.call(
-      'act',
-      { windowId, action: sent },
-      { timeoutMs: this.options.callTimeoutMs },
-    )
+    const id = this.#windows.current(windowId)
+    // An element of a closed window is gone with it: only an action on no element follows on.
+    const call = (w: string) =>
+      this.options.host.call('act', { windowId: w, action: sent }, { timeoutMs: this.options.callTimeoutMs })
+    return ref === undefined ? this.#on(windowId, call) : call(id)
   }
 
   async screenshot(windowId: string): Promise<Uint8Array> {
-    const { jpeg } = await this.options.host.call(
-      'screenshot',
-      { windowId },
-      { timeoutMs: this.options.callTimeoutMs },
+    const { jpeg } = await this.#on(windowId, (id) =>
+      this.options.host.call('screenshot', { windowId: id }, { timeoutMs: this.options.callTimeoutMs }),
     )
     return new Uint8Array(Buffer.from(jpeg, 'base64'))
   }
 
   async waitForChange(windowId: string, timeoutMs: number): Promise<ChangeResult> {
     const wait = Math.max(0, Math.round(timeoutMs))
-    const { result } = await this.options.host.call(
-      'waitForChange',
-      { windowId, timeoutMs: wait },
-      { timeoutMs: wait + WAIT_MARGIN_MS },
+    // A window that closed while its app goes on has changed: that is the change waited for.
+    const { result } = await this.#on(
+      windowId,
+      (id) =>
+        this.options.host.call(
+          'waitForChange',
+          { windowId: id, timeoutMs: wait },
+          { timeoutMs: wait + WAIT_MARGIN_MS },
+        ),
+      () => ({ result: 'changed' as const }),
     )
     return result
   }
@@ -333,6 +352,7 @@ export class NativeDriver implements Driver {
    * it (the app spec's own command), else as its process was started.
    */
   #windowInfo(window: HelperWindow): WindowInfo {
+    this.#windows.seen(window)
     const info: WindowInfo = { id: window.id, title: window.title, app: window.app, kind: 'window' }
     const launched = this.#launched.get(window.pid)
     if (launched?.executable)
@@ -371,17 +391,4 @@ function findRef(element: UiElement, ref: string): UiElement | undefined {
     if (found) return found
   }
   return undefined
-}
-
-/**
- * What a person should hear about how the earlier instance ended: one that did not close its
- * windows when asked was ended by force (unsaved work in it is lost), and the lock files it left
- * stay where they are (the app may ask about them when it starts).
- */
-export function closeNotice(closed: { ended?: number; staleLocks?: string[] }): string | undefined {
-  const locks = closed.staleLocks ?? []
-  if (!closed.ended && !locks.length) return undefined
-  const ended = 'The app’s earlier instance did not close when asked and was ended'
-  if (!locks.length) return `${ended}.`
-  return `${ended}; it left ${locks.length === 1 ? 'a lock file' : 'lock files'} (${locks.join(', ')}), which deskhook does not remove: the app may ask about ${locks.length === 1 ? 'it' : 'them'} when it starts.`
 }
