@@ -8,9 +8,9 @@ import subprocess
 import tempfile
 import time
 
-from atspi_common import DIALOG_ROLES, INTERPRETERS, Fail, GLib, log, proc_cmdline, safe
+from atspi_common import DIALOG_ROLES, INTERPRETERS, Fail, GLib, S, log, proc_cmdline, role_of, safe
 from atspi_events import watch_exit
-from atspi_tree import STATE, list_windows
+from atspi_tree import STATE, children_of, find_window, list_windows
 from atspi_x11 import X
 
 
@@ -227,11 +227,35 @@ DIALOG_GRACE_S = 1.5
 SPLASH_GRACE_S = 10.0
 
 
+# What a window a person works in holds; a splash holds only a picture, words and a progress bar.
+WORK_ROLES = {'menu bar', 'push button', 'tool bar', 'entry', 'password text', 'page tab list', 'table',
+              'tree table', 'tree', 'list', 'combo box', 'check box', 'radio button', 'toggle button', 'text'}
+
+
+def has_controls(wid, budget=120):
+    """The window holds something to work with (a menu bar, a button, a box to type in)."""
+    try:
+        win = find_window(wid)[0]
+    except Fail:
+        return True
+    queue, seen = [win], 0
+    while queue and seen < budget:
+        node = queue.pop(0)
+        seen += 1
+        for child in children_of(node):
+            role = role_of(child)
+            if role in WORK_ROLES and (role != 'text' or safe(lambda c=child: c.get_state_set().contains(S.EDITABLE), False)):
+                return True
+            queue.append(child)
+    return False
+
+
 def window_rank(info):
-    """0 for an app's main window (a frame), 1 for another plain window (a splash), 2 for a dialog."""
+    """0 for an app's main window (a frame with something to work with), 1 for another plain
+    window (a splash: a frame with only a picture and words), 2 for a dialog."""
     if info.get('modal') or info.get('role') in DIALOG_ROLES:
         return 2
-    return 0 if info.get('role') == 'frame' else 1
+    return 0 if info.get('role') == 'frame' and has_controls(info['id']) else 1
 
 # How long an app asked to close its windows gets to save and quit before it is told to end.
 CLOSE_GRACE_S = 3.0
@@ -314,18 +338,29 @@ def launch(args, finish_later):
         # The app's main window (a frame), when it shows one besides a dialog it opened at start (a
         # sign-in) or a splash window: the dialog is inside the main window's snapshots while open,
         # and the main window stays once either closes.
-        return min(mine, key=lambda info: window_rank(info)) if mine else None
+        return min(mine, key=rank) if mine else None
+
+    working = set()
+
+    def rank(info):
+        """window_rank, remembering windows seen to hold controls (a splash is looked at again)."""
+        if info['id'] in working:
+            return 0
+        ranked = window_rank(info)
+        if ranked == 0:
+            working.add(info['id'])
+        return ranked
 
     since = []
 
     def main_or_waited():
         """The main window, or the best other window once the app had its grace to show one."""
         info = found()
-        if info is None or window_rank(info) == 0:
+        if info is None or rank(info) == 0:
             return info
         if not since:
             since.append(time.monotonic())
-            grace = DIALOG_GRACE_S if window_rank(info) == 2 else SPLASH_GRACE_S
+            grace = DIALOG_GRACE_S if rank(info) == 2 else SPLASH_GRACE_S
             since.append(grace)
             # Nothing else may happen on the bus: look again when the grace is over.
             GLib.timeout_add(int(grace * 1000) + 10, lambda: [w(None) for w in list(STATE.waiters)] and False)
