@@ -364,9 +364,10 @@ export function row(o: JobOutcome, detail = true): string {
   // is shown in full even where the builder's failures are not.
   const owner = o.outcome.startsWith('the owner could not show it')
   const full = detail || owner ? o.outcome : verdict(o) === 'works' ? 'passed' : o.outcome.split(':')[0]!
+  // Harm first: a long outcome would cut it off.
   const harmed = !o.harm?.length
     ? full
-    : `${full}; harm: ${detail ? o.harm.join(', ') : `${o.harm.length} file(s)`}`
+    : `harm: ${detail ? o.harm.join(', ') : `${o.harm.length} file(s)`}; ${full}`
   const outcome = harmed.length > 120 && !process.env.GAUNTLET_FULL ? `${harmed.slice(0, 117)}…` : harmed
   return `| ${o.app} | ${o.job} | ${verdict(o)} | ${outcome.replaceAll('|', '\\|')} | ${o.questions.length}${o.questions.length ? ` (${o.questions.join(', ')})` : ''} | ${o.buildSeconds.toFixed(1)} | ${o.liveCorrect}/2 |`
 }

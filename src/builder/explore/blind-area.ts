@@ -34,7 +34,9 @@ const CONTENT = new Set<UiRole>([
   'progressbar',
 ])
 /** A blind area takes at least this share of the window. */
-const MIN_SHARE = 0.25
+const MIN_SHARE = 0.4
+/** It holds at most this many readable elements (a spreadsheet's grid: a corner label or two). */
+const MAX_READABLE = 3
 /** What its descendants show covers less than this share of it. */
 const MAX_COVERED = 0.05
 
@@ -60,8 +62,9 @@ export function blindArea(root: UiElement): Bounds | undefined {
     for (const child of e.children) {
       const size = area(child.bounds)
       if (child.bounds && size >= MIN_SHARE * whole && !CONTENT.has(child.role)) {
-        const covered = shownWithin(child, child.bounds)
-        if (covered < MAX_COVERED * size) {
+        const readable = readableWithin(child)
+        const covered = readable.reduce((sum, e) => sum + area(clip(e.bounds!, child.bounds!)), 0)
+        if (readable.length <= MAX_READABLE && covered < MAX_COVERED * size) {
           if (!found || size > found.size) found = { bounds: child.bounds, size }
           continue
         }
@@ -73,13 +76,9 @@ export function blindArea(root: UiElement): Bounds | undefined {
   return found?.bounds
 }
 
-/** How much of `box` the descendants' readable elements cover (each clipped to it, overlaps counted once per element). */
-function shownWithin(e: UiElement, box: Bounds): number {
-  let covered = 0
-  for (const child of e.children) {
-    if (child.bounds && (CONTENT.has(child.role) || child.name.trim()))
-      covered += area(clip(child.bounds, box))
-    else covered += shownWithin(child, box)
-  }
-  return covered
+/** The readable elements inside (content roles or named, with a box), not looking inside them. */
+function readableWithin(e: UiElement): UiElement[] {
+  return e.children.flatMap((child) =>
+    child.bounds && (CONTENT.has(child.role) || child.name.trim()) ? [child] : readableWithin(child),
+  )
 }
