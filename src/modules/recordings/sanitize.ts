@@ -3,6 +3,7 @@ import { AppError } from '../../lib/errors.ts'
 import { schemaProblems } from '../../lib/validation.ts'
 import type { Snapshot, UiElement } from '../../protocol/elements.ts'
 import { type Recording, RemoteInput, remoteKeyProblem } from '../../protocol/recording.ts'
+import { canonicalKey } from '../../protocol/remote-keys.ts'
 
 // What crosses into deskhook during "show me" is checked here: remote input before it reaches a
 // desktop, and a recording before it reaches the store (no screenshot bytes, no secret values).
@@ -26,6 +27,7 @@ export function checkInput(input: unknown): RemoteInput {
   const problems = schemaProblems(variant, input, 'input')
   if (problems.length) throw new AppError('INVALID_REQUEST', problems.join('; '), { problems })
   const checked = input as RemoteInput
+  if (checked.kind === 'key') checked.key = canonicalKey(checked.key)
   const keyProblem = checked.kind === 'key' ? remoteKeyProblem(checked.key) : undefined
   if (keyProblem) throw new AppError('INVALID_REQUEST', `input.key: ${keyProblem}`, { field: 'key' })
   if (checked.kind === 'type' && (checked.x === undefined) !== (checked.y === undefined))
