@@ -11,6 +11,7 @@ import { ancestors, descendants, indexTree, type TreeIndex } from '../../automat
 import { renderSelector, resolveSelector } from '../../automation/index.ts'
 import type { Selector } from '../../protocol/automation.ts'
 import type { Snapshot, UiElement } from '../../protocol/elements.ts'
+import { opensChooser } from '../chooser.ts'
 import { escapeRegex } from '../generalise.ts'
 import type { InputLeaf } from '../input-leaves.ts'
 import { nameStems, type PromptReading } from '../locate/prompt.ts'
@@ -75,6 +76,7 @@ export type Refusal =
   | 'saves data'
   | 'switches a setting'
   | 'acts on the whole file'
+  | 'opens a chooser'
 
 /** Why exploring must not press this control, or undefined when it may. */
 export function refusal(
@@ -107,6 +109,10 @@ export function refusal(
   )
     return 'switches a setting'
   if (OUTWARD.test(element.name)) return 'other site'
+  // A chooser (a file, a colour, a font) picks one value; it is never the way to a form, and a
+  // file chooser keeps where it was last (KeePassXC's "Browse for key file" wrote Qt's settings).
+  if ((element.role === 'button' || element.role === 'menuitem') && opensChooser(element.name))
+    return 'opens a chooser'
   if (actsOnWholeFile(element.name, task)) return 'acts on the whole file'
   if (element.role === 'button' && ONLY_SENDS.has(firstVerb(element.name))) return 'saves data'
   if (element.role === 'button' && sendsEmptyForm(index, element)) return 'empty form'

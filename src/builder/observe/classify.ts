@@ -2,7 +2,7 @@
 // between the screen before and after. A new modal dialog is a dialog ending (its message); a
 // control turning invalid or an error-like text next to the fields is a validation ending;
 // anything else that appeared (a status message, a heading, a table) is a new screen.
-import { evaluateCondition, indexTree, openDialogs } from '../../automation/index.ts'
+import { indexTree, openDialogs } from '../../automation/index.ts'
 import type { Condition } from '../../protocol/automation.ts'
 import type { UiElement, UiRole } from '../../protocol/elements.ts'
 import { generaliseText, nameFromMessage, outcomeSignature, successName } from '../generalise.ts'
@@ -119,17 +119,11 @@ export function classifyEnding(
   const index = indexTree(after)
   const inMessage = (e: UiElement) =>
     MESSAGE_ROLES.has(e.role) || [...ancestorsOf(index.parent, e)].some((a) => MESSAGE_ROLES.has(a.role))
-  // A screen ending is evidence only when its condition did not already hold before the submit
-  // (a title that still shows as part of the old one, a text that was there): else every run
-  // would pass whatever the submit did (docs/builder.md, "Outputs: what counts as evidence").
-  const evident = (ending: Ending) =>
-    evaluateCondition(before, ending.condition, {}).holds ? undefined : ending
   const message =
     fresh.find((e) => inMessage(e) && e.role !== 'link' && e.role !== 'button') ??
     fresh.find((e) => e.role === 'heading') ??
     fresh.find((e) => SCREEN_ROLES.has(e.role))
-  const shown = message && evident(finish('screen', message.name, message))
-  if (shown) return shown
+  if (message) return finish('screen', message.name, message)
   // A record dialog (a desktop app's "Add contact", a web app's modal form) that closed on its
   // submit: the dialog going away is the ending every run shows; the row it added, if one did,
   // is what it says. Its closing is the condition, since a row's values are the caller's own.
@@ -160,10 +154,13 @@ export function classifyEnding(
       name: `${closed.name} done`,
     }
   }
-  const retitled = after.name !== before.name ? evident(finish('screen', after.name, after)) : undefined
-  if (retitled) return retitled
+  // A new title is evidence only when the old one did not already show it (a document's title
+  // that only lost its "modified" mark on saving): else every run would pass whatever the submit
+  // did (docs/builder.md, "Outputs: what counts as evidence").
+  if (after.name !== before.name && !before.name.includes(after.name))
+    return finish('screen', after.name, after)
   const text = fresh.find((e) => e.role === 'text')
-  return text ? evident(finish('screen', text.name, text)) : undefined
+  return text ? finish('screen', text.name, text) : undefined
 }
 
 const ROW_ROLES = new Set<UiRole>(['row', 'listitem', 'treeitem'])

@@ -7,6 +7,7 @@ import { indexTree } from '../../automation/index.ts'
 import type { Selector, Step } from '../../protocol/automation.ts'
 import type { UiElement } from '../../protocol/elements.ts'
 import { askOnScreen, askToPoint } from '../ask/pointing.ts'
+import { opensChooser } from '../chooser.ts'
 import { isSearchBox, rivalsTask } from '../explore/explore-moves.ts'
 import { nextButton } from '../explore/pages.ts'
 import type { PromptReading } from '../locate/prompt.ts'
@@ -14,6 +15,8 @@ import { readControls } from '../screen.ts'
 import { designSelector } from '../selector-design.ts'
 import { BuildFailure, type BuildSession } from '../session.ts'
 import { actionOf, splitWords, stems } from '../words.ts'
+
+export { opensChooser } from '../chooser.ts'
 
 const SUBMIT = new Set(
   stems(
@@ -33,20 +36,6 @@ const NOT_SUBMIT = new Set(
       'panel sidebar drawer toolbar',
   ),
 )
-/**
- * A button that opens a chooser (a colour, a font, a file, a date) sets one value of the form; it
- * never sends it, whatever else its name says ("Pick a Color", "Select File…", "Browse…").
- */
-export function opensChooser(name: string): boolean {
-  const text = name.trim().replace(/[.…]+$/, '')
-  return (
-    /^(browse|colou?rs?|fonts?|icon|image|picture|photo|avatar)$/i.test(text) ||
-    /\b(pick|choose|select|browse|change|set)\b.*\b(colou?rs?|fonts?|files?|folders?|directory|date|time|icons?|image|picture|photo|avatar)\b/i.test(
-      text,
-    )
-  )
-}
-
 /** Controls a person uses to search: Enter in the box sends it when there is no button. */
 const SEARCHY = new Set(stems('search find query filter lookup'))
 /** A button that sends a search box, by its very words ("Show" is a synonym of "find", not a search button). */

@@ -122,7 +122,7 @@ describe('exploring stays inside the app', () => {
     expect(refusal(docs, newDocument, app, readPrompt('Add a document to the project'))).toBeUndefined()
   })
 
-  test('view toggles a toolkit does not mark checkable are settings too: ticked, or named for showing or hiding a part of the window', () => {
+  test('view toggles a toolkit does not mark checkable are settings too (ticked, or named for showing or hiding a part of the window), and choosers are never opened', () => {
     // Qt marks a checkable menu item only while it is on (checked); off, only its words say it.
     const view = el('window', 'Passwords', {}, [
       el('menuitem', 'Hide Passwords', { states: ['checked'] }),
@@ -134,6 +134,8 @@ describe('exploring stays inside the app', () => {
       el('menuitem', 'Show Details'),
       el('link', 'Show contact'),
       el('menuitem', 'New Customer…'),
+      el('button', 'Browse for key file'),
+      el('button', 'Pick a Color'),
     ])
     const index = indexTree(view)
     const why = Object.fromEntries(view.children.map((c) => [c.name, refusal(index, c, undefined)]))
@@ -148,6 +150,9 @@ describe('exploring stays inside the app', () => {
       // A web page's link that shows a record is no menu item: a way on.
       'Show contact': undefined,
       'New Customer…': undefined,
+      // A chooser picks one value and keeps where it was last: never a way to a form.
+      'Browse for key file': 'opens a chooser',
+      'Pick a Color': 'opens a chooser',
     })
   })
 
