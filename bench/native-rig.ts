@@ -8,7 +8,8 @@
  * What the app itself rewrites on a plain open and close (window sizes, a last-opened time) is
  * measured first, by launching the app twice (the second launch closes the first as a person
  * does), and not counted: for text files by the lines' keys that changed then, for other files
- * as a whole.
+ * as a whole. Neither is where windows were and how big (`LAYOUT`): a person using the app changes
+ * that too.
  */
 import { createHash } from 'node:crypto'
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs'
@@ -31,6 +32,11 @@ interface FileState {
 type HomeState = Map<string, FileState>
 
 const MAX_TEXT = 1 << 20
+/**
+ * Where windows were and how big, which columns and panes: what a person changes by using the app
+ * at all, not a setting of what it does (a dialog's last size is saved when it closes).
+ */
+const LAYOUT = /geometry|window|size|position|maximi[sz]ed|width|height|pane|splitter|column|header.?state|sort/i
 
 function readHome(root: string, skip: Set<string>): HomeState {
   const state: HomeState = new Map()
@@ -58,9 +64,17 @@ function fileState(path: string, size: number): FileState {
   const hash = createHash('sha256').update(bytes).digest('hex')
   if (size > MAX_TEXT || bytes.includes(0)) return { hash }
   const lines = new Map<string, string>()
+  let section = ''
   for (const [i, line] of bytes.toString('utf8').split('\n').entries()) {
+    // Settings files: a key is known by its section and name, so a section written in another
+    // place (a dialog's new group) moves nothing else; a section header alone says nothing.
+    const header = /^\s*\[([^\]]*)\]\s*$/.exec(line)
+    if (header) {
+      section = header[1]!
+      continue
+    }
     const eq = /^\s*([^=#;\s][^=]*?)\s*=/.exec(line)
-    lines.set(eq ? `key:${eq[1]}` : `line:${i}`, line)
+    lines.set(eq ? `key:${section ? `[${section}] ` : ''}${eq[1]}` : `line:${i}`, line)
   }
   return { hash, lines }
 }
@@ -95,7 +109,7 @@ function harm(before: HomeState, after: HomeState, own: Map<string, Set<string> 
       found.push(`${path} ${what}`)
       continue
     }
-    const keys = [...diff].filter((k) => !allowed?.has(k))
+    const keys = [...diff].filter((k) => !allowed?.has(k) && !LAYOUT.test(k))
     if (keys.length)
       found.push(
         `${path} ${what}${
