@@ -128,5 +128,8 @@ describe('menus and start-up dialogs of a native app', () => {
       return screen?.window.title === 'Ledger' && screen
     }, 10_000)
     expect(flat(main.root).some((e) => e.name === 'Accounts')).toBe(true)
+    // A demonstration started on the window held records the main window.
+    const stop = await driver.watchInput(dialog.id, () => {})
+    await stop()
   }, 60_000)
 })

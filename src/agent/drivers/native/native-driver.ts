@@ -262,10 +262,12 @@ export class NativeDriver implements Driver {
         },
       )
       try {
-        const started = await host.call(
-          'watchInput',
-          { windowId, watch: subscription.watch },
-          { timeoutMs: this.options.callTimeoutMs },
+        const started = await this.#on(windowId, (id) =>
+          host.call(
+            'watchInput',
+            { windowId: id, watch: subscription.watch },
+            { timeoutMs: this.options.callTimeoutMs },
+          ),
         )
         current = subscription
         return started
@@ -312,10 +314,12 @@ export class NativeDriver implements Driver {
       )
     if (input.kind === 'type' && input.x !== undefined && input.y !== undefined)
       await this.input(windowId, { kind: 'click', x: input.x, y: input.y })
-    await this.options.host.call(
-      'input',
-      { windowId, input: input.kind === 'type' ? { kind: 'type', text: input.text } : input },
-      { timeoutMs: (this.options.callTimeoutMs ?? 15_000) + WAIT_MARGIN_MS },
+    await this.#on(windowId, (id) =>
+      this.options.host.call(
+        'input',
+        { windowId: id, input: input.kind === 'type' ? { kind: 'type', text: input.text } : input },
+        { timeoutMs: (this.options.callTimeoutMs ?? 15_000) + WAIT_MARGIN_MS },
+      ),
     )
   }
 
