@@ -36,7 +36,8 @@ const MAX_TEXT = 1 << 20
  * Where windows were and how big, which columns and panes: what a person changes by using the app
  * at all, not a setting of what it does (a dialog's last size is saved when it closes).
  */
-const LAYOUT = /geometry|window|size|position|maximi[sz]ed|width|height|pane|splitter|column|header.?state|sort/i
+const LAYOUT =
+  /geometry|window|size|position|maximi[sz]ed|width|height|pane|splitter|column|header.?state|sort/i
 
 function readHome(root: string, skip: Set<string>): HomeState {
   const state: HomeState = new Map()
@@ -175,7 +176,9 @@ export async function runNativeApp(
     for (const job of jobs) {
       const start = readHome(home.path, data)
       const outcome = await runJob(server, started as never, job as GauntletJob<never>)
-      const done = harm(start, readHome(home.path, data), own)
+      const done = harm(start, readHome(home.path, data), own).filter(
+        (h) => !started.ownState?.some((o) => o.path.test(h.split(' ')[0]!)),
+      )
       if (done.length) outcome.harm = done
       result.outcomes.push(outcome)
       onOutcome(outcome)

@@ -17,6 +17,12 @@ export interface NativeRunningApp extends RunningApp {
    * open and close (the bench measures those first, by opening and closing the app once).
    */
   dataFiles: string[]
+  /**
+   * Files (paths relative to the home) the app writes by itself whenever a person does what every
+   * job does first, with why: a client that stores its session after each sign-in. Not counted as
+   * harm; anything else in them still is not allowed elsewhere.
+   */
+  ownState?: { path: RegExp; why: string }[]
   /** Processes the app leaves running besides its window (a local server it needs), stopped by `stop`. */
   stop(): Promise<void>
 }

@@ -77,6 +77,13 @@ export const app: NativeThirdPartyApp<TrytonClient> = {
         url: `tryton://${hostPort}/${TRYTON_DATABASE}`,
         spec: { executable: 'tryton' },
         dataFiles: [db],
+        // Every job signs in first, and the client stores what each sign-in gives it.
+        ownState: [
+          {
+            path: /^\.config\/tryton\/6\.0\/(device_cookies|tryton\.conf)$/,
+            why: 'each sign-in stores a device cookie and the user’s language the server sent',
+          },
+        ],
         parties: () => tryton.parties(),
         addParties: (parties) => tryton.addParties(parties),
         stop: () => tryton.stop(),
