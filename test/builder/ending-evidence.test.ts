@@ -36,3 +36,25 @@ describe('what a submit’s ending must show', () => {
     expect(saved?.message).toBe('Saved stock.gnumeric')
   })
 })
+
+describe('a record added from another window', () => {
+  test('the row showing what the caller sent, that appeared in the main window, is the ending', () => {
+    const tree = (rows: string[]) =>
+      el('window', 'books.gnucash - Accounts', [
+        el(
+          'table',
+          'Accounts',
+          rows.map((name) => el('row', `${name} $0.00`, [el('cell', name), el('cell', '$0.00')])),
+        ),
+      ])
+    const ending = classifyEnding(
+      tree(['Expenses', 'Rent']),
+      tree(['Expenses', 'Rent', 'Software Subscriptions']),
+      [],
+      ['Software Subscriptions', 'Expenses'],
+    )
+    expect(ending?.message).toBe('Software Subscriptions $0.00')
+    // A row of the same name already there is nothing new.
+    expect(classifyEnding(tree(['Rent']), tree(['Rent']), [], ['Rent'])).toBeUndefined()
+  })
+})

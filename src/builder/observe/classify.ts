@@ -159,6 +159,14 @@ export function classifyEnding(
   // did (docs/builder.md, "Outputs: what counts as evidence").
   if (after.name !== before.name && !before.name.includes(after.name))
     return finish('screen', after.name, after)
+  // A row, node or cell that appeared showing what the caller sent: the record a separate window
+  // (a desktop app's non-modal "New Account") added to the list in this one (issue 24 §2).
+  const added = fresh.find(
+    (e) =>
+      (ROW_ROLES.has(e.role) || e.role === 'cell') &&
+      inputs.some((v) => v.trim().length >= 2 && e.name.includes(v.trim())),
+  )
+  if (added) return finish('screen', added.name, added)
   const text = fresh.find((e) => e.role === 'text')
   return text ? finish('screen', text.name, text) : undefined
 }
