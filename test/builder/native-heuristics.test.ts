@@ -8,7 +8,6 @@ import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { indexTree } from '../../src/automation/element-tree.ts'
 import { evaluateCondition, renderSelector, resolveSelector } from '../../src/automation/index.ts'
-import type { BuildRequest, DesktopPort } from '../../src/builder/contract.ts'
 import { moveScore, refusal } from '../../src/builder/explore/explore-moves.ts'
 import { inputTexts } from '../../src/builder/generalise.ts'
 import { inputLeaves } from '../../src/builder/input-leaves.ts'
@@ -18,7 +17,6 @@ import { assignFields, screenFitness } from '../../src/builder/map/field-scores.
 import { classifyEnding, resultsEnding } from '../../src/builder/observe/classify.ts'
 import { expectedReads, type OutputContext } from '../../src/builder/outputs/outputs.ts'
 import { actionElements, activeScope, readControls } from '../../src/builder/screen.ts'
-import { BuildSession } from '../../src/builder/session.ts'
 import {
   buttonsNear,
   chooseSubmit,
@@ -27,7 +25,7 @@ import {
 } from '../../src/builder/submit/submit.ts'
 import type { Snapshot, UiElement, WindowInfo } from '../../src/protocol/elements.ts'
 import { all, only } from '../automation/recorded.ts'
-import { scriptedIO } from './scripted-io.ts'
+import { offlineSession } from './scripted-io.ts'
 
 type Native =
   | 'osmo-calendar'
@@ -47,19 +45,6 @@ const native = async (name: Native): Promise<Snapshot> =>
   (await Bun.file(join(import.meta.dir, 'native-snapshots', `${name}.json`)).json()) as Snapshot
 
 const labels = (root: UiElement) => readControls(root).map((c) => `${c.kind}:${c.label}`)
-
-/** A build session whose desktop must not be used: the decisions tested here only read a screen. */
-function offlineSession(prompt: string) {
-  const script = scriptedIO()
-  const port = new Proxy({} as DesktopPort, {
-    get: (_, key) => {
-      if (key === 'name') return 'offline'
-      throw new Error(`the desktop was called (${String(key)})`)
-    },
-  })
-  const request: BuildRequest = { prompt, sample: { id: 's', input: {} }, previous: [] }
-  return { session: new BuildSession(port, script.io, request), script }
-}
 
 describe('reading a native screen', () => {
   test('labels come from label relations (HomeBank) or the text before the box (Osmo), without their colon', async () => {

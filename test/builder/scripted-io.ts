@@ -2,7 +2,14 @@
 // script does not expect is recorded and makes ask() reject, so the build (and the test) fails.
 // A script that answers `demonstrate` (see `demonstrate` below) makes a BuildIO that can hand
 // over recordings; any other cannot, as a build worker without the agent's recorder.
-import type { BuildIO, Question, QuestionKind } from '../../src/builder/contract.ts'
+import type {
+  BuildIO,
+  BuildRequest,
+  DesktopPort,
+  Question,
+  QuestionKind,
+} from '../../src/builder/contract.ts'
+import { BuildSession } from '../../src/builder/session.ts'
 import type { Recording } from '../../src/protocol/recording.ts'
 
 export interface Reply {
@@ -91,4 +98,17 @@ export function optionsStartingWith(...prefixes: string[]): (question: Question)
         )
       return option.value
     })
+}
+
+/** A build session whose desktop must not be used: the decisions tested with it only read a screen. */
+export function offlineSession(prompt: string, replies: Reply[] = []) {
+  const script = scriptedIO(replies)
+  const port = new Proxy({} as DesktopPort, {
+    get: (_, key) => {
+      if (key === 'name') return 'offline'
+      throw new Error(`the desktop was called (${String(key)})`)
+    },
+  })
+  const request: BuildRequest = { prompt, sample: { id: 's', input: {} }, previous: [] }
+  return { session: new BuildSession(port, script.io, request), script }
 }

@@ -3,28 +3,14 @@
 // 24: a greyed-out toolbar "New Entry…" and a colour button "Pick a Color" were taken as the
 // submit). The screens are written out here as an accessibility tree reads them; no desktop needed.
 import { describe, expect, test } from 'bun:test'
-import type { BuildRequest, DesktopPort } from '../../src/builder/contract.ts'
 import { readPrompt } from '../../src/builder/locate/prompt.ts'
-import { BuildSession } from '../../src/builder/session.ts'
 import { chooseSubmit, opensChooser } from '../../src/builder/submit/submit.ts'
 import type { UiElement, UiState } from '../../src/protocol/elements.ts'
-import { scriptedIO } from './scripted-io.ts'
+import { offlineSession } from './scripted-io.ts'
 
 let refs = 0
 const el = (role: UiElement['role'], name: string, children: UiElement[] = [], states: UiState[] = []) =>
   ({ ref: `e${++refs}`, role, name, states, children }) as UiElement
-
-function offlineSession(prompt: string, answers: unknown[] = []) {
-  const script = scriptedIO(answers as never)
-  const port = new Proxy({} as DesktopPort, {
-    get: (_, key) => {
-      if (key === 'name') return 'offline'
-      throw new Error(`the desktop was called (${String(key)})`)
-    },
-  })
-  const request: BuildRequest = { prompt, sample: { id: 's', input: {} }, previous: [] }
-  return { session: new BuildSession(port, script.io, request), script }
-}
 
 /**
  * An entry editor laid out in the main window (not a dialog, no form around it): the window's

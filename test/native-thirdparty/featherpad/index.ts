@@ -14,6 +14,7 @@ import {
   type ScreenElement,
   type ShowHow,
 } from '../../gauntlet/types.ts'
+import { inputOf } from '../answers.ts'
 import type { NativeRunningApp, NativeThirdPartyApp } from '../types.ts'
 
 /** A person's notes: each word the jobs replace appears only in lower case (or only capitalised) and whole. */
@@ -48,7 +49,6 @@ const OPENS_PANEL: Pick = (e, all) =>
   !all.some((c) => c.role === 'text' && /^replace with:$/i.test(c.name.trim()))
 
 const option = (q: Question, label: RegExp) => q.options.find((o) => label.test(o.label.trim()))?.value
-const inputOf = (q: Question) => /value of “([^”]+)”/.exec(q.text)?.[1]
 
 /**
  * The owner's answers: the panel's two boxes by their captions, its unnamed Replace all button by

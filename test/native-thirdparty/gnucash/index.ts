@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { NONE_OF_THESE, type Question } from '../../../src/protocol/questions.ts'
 import { beside, type GauntletJob, type Pick, type PointAt, type ShowHow } from '../../gauntlet/types.ts'
+import { inputOf, option } from '../answers.ts'
 import type { NativeRunningApp, NativeThirdPartyApp } from '../types.ts'
 import { accounts, customers, seedBook, seedSettings } from './book.ts'
 
@@ -46,14 +47,6 @@ function seedIntact(file: string): string | undefined {
   return undefined
 }
 
-const option = (q: Question, ...labels: RegExp[]) => {
-  for (const label of labels) {
-    const found = q.options.find((o) => label.test(o.label.trim()))
-    if (found) return found.value
-  }
-  return undefined
-}
-const inputOf = (q: Question) => /value of “([^”]+)”/.exec(q.text)?.[1]
 const named =
   (role: RegExp, name: RegExp): Pick =>
   (e) =>

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { gunzipSync, gzipSync } from 'node:zlib'
 import { NONE_OF_THESE, type Question } from '../../../src/protocol/questions.ts'
 import type { GauntletJob, Pick, PointAt, ScreenElement, ShowHow } from '../../gauntlet/types.ts'
+import { inputOf } from '../answers.ts'
 import type { NativeRunningApp, NativeThirdPartyApp } from '../types.ts'
 
 /** A small shop's stock list: item, quantity in stock, unit price, supplier. */
@@ -60,7 +61,6 @@ export function workbook(file: string): Map<string, Map<string, string>> {
 export const cells = (file: string) => workbook(file).get(SHEET) ?? new Map<string, string>()
 
 const option = (q: Question, label: RegExp) => q.options.find((o) => label.test(o.label.trim()))?.value
-const inputOf = (q: Question) => /value of “([^”]+)”/.exec(q.text)?.[1]
 
 const level = (a: ScreenElement, b: ScreenElement) =>
   a.bounds.y < b.bounds.y + b.bounds.height && a.bounds.y + a.bounds.height > b.bounds.y

@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { NONE_OF_THESE, type Question } from '../../../src/protocol/questions.ts'
 import { beside, type GauntletJob, type Pick, type PointAt, type ShowHow } from '../../gauntlet/types.ts'
+import { inputOf, option } from '../answers.ts'
 import type { NativeRunningApp, NativeThirdPartyApp } from '../types.ts'
 import { payees, SEED_PAYEES, seedFile, seedSettings, transactions } from './file.ts'
 
@@ -24,15 +25,6 @@ function seedIntact(file: string): string | undefined {
   }
   return undefined
 }
-
-const option = (q: Question, ...labels: RegExp[]) => {
-  for (const label of labels) {
-    const found = q.options.find((o) => label.test(o.label.trim()))
-    if (found) return found.value
-  }
-  return undefined
-}
-const inputOf = (q: Question) => /value of “([^”]+)”/.exec(q.text)?.[1]
 
 /**
  * A box of Grisbi's transaction form: its boxes have no names; each shows its field's name in

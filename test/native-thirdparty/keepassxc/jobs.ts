@@ -5,6 +5,7 @@
 // change by default ("Automatically save after every change"), so the prompts do not ask to save.
 import { NONE_OF_THESE, type Question } from '../../../src/protocol/questions.ts'
 import type { GauntletJob, Pick, PointAt, ScreenElement, ShowHow } from '../../gauntlet/types.ts'
+import { inputOf } from '../answers.ts'
 import type { NativeRunningApp } from '../types.ts'
 import { type KeeEntry, liveEntries, MASTER_PASSWORD } from './data.ts'
 
@@ -47,7 +48,6 @@ const UNLOCK: ShowHow['signIn'] = {
 }
 
 const option = (q: Question, label: RegExp) => q.options.find((o) => label.test(o.label.trim()))?.value
-const inputOf = (q: Question) => /value of “([^”]+)”/.exec(q.text)?.[1]
 
 /**
  * The owner's answers: the entry form's boxes by their names (the password and user name boxes by

@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { NONE_OF_THESE, type Question } from '../../../src/protocol/questions.ts'
 import { beside, type GauntletJob, type Pick, type PointAt, type ShowHow } from '../../gauntlet/types.ts'
+import { inputOf } from '../answers.ts'
 import type { NativeRunningApp, NativeThirdPartyApp } from '../types.ts'
 
 /** A team's meeting notes: a few words come back on several lines, as notes do. */
@@ -29,7 +30,6 @@ export const text = (a: NativeRunningApp) => readFileSync(a.dataFiles[0]!, 'utf8
 export const replaced = (before: string, find: string, replace: string) => before.split(find).join(replace)
 
 const option = (q: Question, label: RegExp) => q.options.find((o) => label.test(o.label.trim()))?.value
-const inputOf = (q: Question) => /value of “([^”]+)”/.exec(q.text)?.[1]
 const named =
   (role: string, name: RegExp): Pick =>
   (e) =>

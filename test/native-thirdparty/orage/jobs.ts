@@ -11,16 +11,8 @@
 // show the date picker only with its Today button.
 import { NONE_OF_THESE, type Question } from '../../../src/protocol/questions.ts'
 import { beside, type GauntletJob, type Pick, type PointAt, type ShowHow } from '../../gauntlet/types.ts'
+import { inputOf, option } from '../answers.ts'
 import { dayFromToday, type OrageApp } from './index.ts'
-
-const option = (q: Question, ...labels: RegExp[]) => {
-  for (const label of labels) {
-    const found = q.options.find((o) => label.test(o.label.trim()))
-    if (found) return found.value
-  }
-  return undefined
-}
-const inputOf = (q: Question) => /value of “([^”]+)”/.exec(q.text)?.[1]
 
 const named =
   (role: string, name: RegExp): Pick =>

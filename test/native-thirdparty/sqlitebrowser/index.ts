@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { NONE_OF_THESE, type Question } from '../../../src/protocol/questions.ts'
 import type { GauntletJob, Pick, PointAt, ScreenElement, ShowHow } from '../../gauntlet/types.ts'
+import { inputOf } from '../answers.ts'
 import type { NativeRunningApp, NativeThirdPartyApp } from '../types.ts'
 
 export interface Customer {
@@ -39,7 +40,6 @@ const options = (q: Question, label: RegExp) => {
   const picked = q.options.filter((o) => label.test(o.label)).map((o) => o.value)
   return picked.length ? picked : undefined
 }
-const inputOf = (q: Question) => /value of “([^”]+)”/.exec(q.text)?.[1]
 const named =
   (role: string, name: RegExp): Pick =>
   (e) =>

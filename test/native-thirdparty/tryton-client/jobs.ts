@@ -12,24 +12,15 @@
 import { NONE_OF_THESE, type Question } from '../../../src/protocol/questions.ts'
 import type { GauntletJob, Pick, PointAt, ScreenElement, ShowHow } from '../../gauntlet/types.ts'
 import { type NewParty, TRYTON_PASSWORD, TRYTON_USER } from '../../thirdparty/tryton/app.ts'
+import { inputOf, option } from '../answers.ts'
 import type { TrytonClient } from './index.ts'
 
 const secrets = { username: TRYTON_USER, password: TRYTON_PASSWORD }
 
-/** The value of the first option whose label matches the first pattern that matches any option. */
-const option = (q: Question, ...labels: RegExp[]) => {
-  for (const label of labels) {
-    const found = q.options.find((o) => label.test(o.label.trim()))
-    if (found) return found.value
-  }
-  return undefined
-}
 const options = (q: Question, label: RegExp) => {
   const picked = q.options.filter((o) => label.test(o.label)).map((o) => o.value)
   return picked.length ? picked : undefined
 }
-/** The caller's input a map_field question is about (“Where should the value of “email” …”). */
-const inputOf = (q: Question) => /value of “([^”]+)”/.exec(q.text)?.[1]
 const wordOf = (q: Question) => /option called “([^”]+)”/.exec(q.text)?.[1]
 const exactly = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'i')
 
