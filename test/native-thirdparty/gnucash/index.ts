@@ -179,14 +179,19 @@ export const addCustomer: GauntletJob<NativeRunningApp> = {
     shown: { id: { pointAt: (e) => /^\d{6}$/.test(e.name.trim()) } },
     show: {
       show: [
-        { key: 'Alt+b c n' },
+        // One chord a key: Alt+B opens Business, then C its Customer submenu, N New Customer….
+        { key: 'Alt+b' },
+        { key: 'c' },
+        { key: 'n' },
         { type: 'Bayview Veterinary', into: COMPANY },
         { type: 'Bayview Veterinary', into: BILLING_NAME },
         { type: '8 Harbor Road, Camden, ME 04843', into: ADDRESS },
         { click: named(/^button$/, /^ok$/i) },
         // The number is shown nowhere once the dialog closes: Business › Customer › Find
         // Customer… (Alt+B, C, F), Company Name contains the name, Find lists it with its ID.
-        { key: 'Alt+b c f' },
+        { key: 'Alt+b' },
+        { key: 'c' },
+        { key: 'f' },
         { type: 'Bayview Veterinary', into: SEARCH_TEXT },
         { click: named(/^button$/, /^find$/i) },
       ],
