@@ -9,9 +9,9 @@ import { indexTree } from './element-tree.ts'
 const PASSWORD = /pass(word|phrase|code)?|passwort|mot de passe|contraseña|pin\b/i
 export const USER = /user|login|e-?mail|account|name|id\b|benutzer|identifiant/i
 const SIGN_IN = /^(sign|log)\s*-?\s*in$|^login$|^unlock$|^continue$|^submit$|^enter$|^anmelden$|^connexion$/i
-/** Words that say a box repeats another: a new password typed twice. */
+/** Words that say two secret boxes set a password (typed twice, or the current one and a new one). */
 const AGAIN =
-  /\b(confirm\w*|again|repeat\w*|re-?type|re-?enter|verify|verification|bestätig\w*|wiederhol\w*)\b/i
+  /\b(confirm\w*|again|repeat\w*|re-?type|re-?enter|verify|verification|new|current|old|bestätig\w*|wiederhol\w*)\b/i
 
 export interface SignInForm {
   user?: UiElement
@@ -31,8 +31,8 @@ export function signInForm(root: UiElement): SignInForm | undefined {
   // A form with many fields and a password (a sign-up, a settings page) is not a sign-in, nor is
   // one that asks for a password twice (a new account's, a changed one's: "Password confirmation").
   if (boxes.length > 3) return undefined
-  // Two secret boxes are a sign-in only when nothing says the second repeats the first (an
-  // unlock screen's optional key file is a second secret box: "Key file to unlock the database").
+  // Two secret boxes are a sign-in only when nothing says they set a password (typed twice, or
+  // the current one and a new one): an unlock screen's optional key file is a second secret box.
   if (boxes.filter((e) => e.inputType === 'password').length > 1 && all.some((e) => AGAIN.test(e.name)))
     return undefined
   const before = boxes.slice(0, boxes.indexOf(password))

@@ -31,7 +31,7 @@ describe('a sign-in form', () => {
     expect(signInForm(root)).toEqual({ password, button: unlock })
   })
 
-  test('two secret boxes where the screen says one repeats the other are a new password, not a sign-in', () => {
+  test('two secret boxes the screen says set a password (typed twice, or current and new) are no sign-in', () => {
     const root = el('window', 'New database', {}, [
       el('text', 'Password:'),
       el('textbox', '', { inputType: 'password', value: '' }),
@@ -40,5 +40,11 @@ describe('a sign-in form', () => {
       el('button', 'Done'),
     ])
     expect(signInForm(root)).toBeUndefined()
+    const change = el('window', 'Account', {}, [
+      el('textbox', 'Current password', { inputType: 'password', value: '' }),
+      el('textbox', 'New password', { inputType: 'password', value: '' }),
+      el('button', 'Change'),
+    ])
+    expect(signInForm(change)).toBeUndefined()
   })
 })

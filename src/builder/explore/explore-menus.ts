@@ -180,7 +180,8 @@ async function peekSubmenus(
   let current = open
   for (const { e } of submenus) {
     const submenu: Move = {
-      selector: designSelector(current.root, e, `the “${e.name}” submenu`),
+      // Designed on the screen the item was found on (a later screen holds other objects).
+      selector: designSelector(open.root, e, `the “${e.name}” submenu`),
       label: e.name,
       opensMenu: true,
     }

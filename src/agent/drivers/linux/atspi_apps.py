@@ -307,8 +307,10 @@ def launch(args, finish_later):
     executable = args.get('executable')
     if not executable:
         raise Fail('LAUNCH_FAILED', 'The app spec has no executable')
-    command = [executable, *(args.get('args') or [])]
     cwd = args.get('cwd') or None
+    # Found as the spec means it (the helper's PATH, the spec's folder) before the person's
+    # environment and folder are put in place for the app.
+    command = [resolve_executable(executable, cwd), *(args.get('args') or [])]
     title = (args.get('titleContains') or '').casefold()
     timeout = int(args.get('timeoutMs') or 30000)
     before = {w['id'] for w in list_windows()}

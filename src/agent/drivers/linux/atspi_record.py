@@ -376,6 +376,8 @@ MODIFIERS = {'Ctrl', 'Control', 'Shift', 'Alt', 'Option', 'Meta', 'Cmd'}
 
 def remote_key_ok(key):
     """A named key, F1-F12 or one character, after any modifiers (src/protocol/remote-keys.ts)."""
+    if key == '+':
+        return True
     parts = [*key[:-2].split('+'), '+'] if len(key) > 1 and key.endswith('++') else key.split('+')
     last = parts.pop() if parts else ''
     if any(m not in MODIFIERS for m in parts):
@@ -441,6 +443,8 @@ def remote_input(args, finish_later):
         except Fail as failure:
             # Its message names the character: what is typed may be a password.
             raise Fail(failure.code, 'A character of the text cannot be typed on this X server') from None
+        for watch in watches:
+            watch.keyed()  # a long text: its last changes follow its last key
     else:
         name = data['key']
         targets = {w.id: w.key_target(name, w.focus_target()) for w in watches}

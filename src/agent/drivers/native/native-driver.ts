@@ -41,6 +41,9 @@ export interface NativeDriverOptions {
 /** How many windows' secret fields the driver remembers (the most recently read). */
 const REMEMBERED_WINDOWS = 64
 
+/** How often one input watch is taken up again after its helper died. */
+const MAX_RESUMES = 3
+
 /** Extra time a call that waits (launch, waitForChange) gets past its own wait before the host gives up on the helper. */
 const WAIT_MARGIN_MS = 5_000
 
@@ -203,11 +206,13 @@ export class NativeDriver implements Driver {
   async act(windowId: string, action: ElementAction): Promise<ActionResult> {
     const ref = action.ref === undefined ? undefined : this.#helperRef(action.ref)
     const sent = { ...action, ...(ref === undefined ? {} : { ref }) } as ElementAction
-    const id = this.#windows.current(windowId)
-    // An element of a closed window is gone with it: only an action on no element follows on.
-    const call = (w: string) =>
-      this.options.host.call('act', { windowId: w, action: sent }, { timeoutMs: this.options.callTimeoutMs })
-    return ref === undefined ? this.#on(windowId, call) : call(id)
+    // On the window that stands for this one, but never followed here: keys meant for a dialog
+    // that just closed must not land in the main window (its selected row).
+    return this.options.host.call(
+      'act',
+      { windowId: this.#windows.current(windowId), action: sent },
+      { timeoutMs: this.options.callTimeoutMs },
+    )
   }
 
   async screenshot(windowId: string): Promise<Uint8Array> {
@@ -241,6 +246,9 @@ export class NativeDriver implements Driver {
   async watchInput(windowId: string, onEvent: (event: InputEvent) => void): Promise<() => Promise<void>> {
     const { host, log } = this.options
     let stopped = false
+    // Taken up again only once it has started, and at most a few times (a helper that dies on
+    // every watch is not restarted without end).
+    let resumes = -1
     let current: HelperSubscription | undefined
     // A helper that dies while a person demonstrates is restarted by the host; the watch is taken
     // up again on the same window, so the recording goes on (the events so far are the agent's).
@@ -249,7 +257,8 @@ export class NativeDriver implements Driver {
         'input',
         (line) => onEvent(this.#inputEvent(line)),
         (error) => {
-          if (stopped || error.code === 'DISCONNECTED') return
+          if (stopped || error.code === 'DISCONNECTED' || resumes < 0 || resumes >= MAX_RESUMES) return
+          resumes++
           log.warn({ windowId, err: error.message }, 'input watch lost with the helper; resuming it')
           // Once the host has let go of the dead helper (it tells us before it does), so the new
           // watch goes to the one it starts.
@@ -269,6 +278,12 @@ export class NativeDriver implements Driver {
             { timeoutMs: this.options.callTimeoutMs },
           ),
         )
+        if (stopped) {
+          // Stopped while this watch was being taken up: it ends here.
+          await host.call('unwatchInput', { watch: subscription.watch }).catch(() => undefined)
+          subscription.close()
+          return started
+        }
         current = subscription
         return started
       } catch (error) {
@@ -277,6 +292,7 @@ export class NativeDriver implements Driver {
       }
     }
     const started = await start()
+    resumes = 0
     if (!started.deviceInput)
       log.warn({ windowId, reason: started.reason }, 'clicks and keys made at the PC itself are not recorded')
     return async () => {
