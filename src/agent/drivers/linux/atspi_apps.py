@@ -224,7 +224,7 @@ def lock_candidates(pids):
 # a build or run then works in (the dialog is inside its snapshots while open), and how long one
 # whose first window is neither a main window nor a dialog (a splash) gets.
 DIALOG_GRACE_S = 1.5
-SPLASH_GRACE_S = 10.0
+SPLASH_GRACE_S = 6.0
 
 
 # What a window a person works in holds; a splash holds only a picture, words and a progress bar.
