@@ -22,7 +22,8 @@ import {
 } from '../../../protocol/recording.ts'
 import { closeNotice } from './close-notice.ts'
 import { type BackendProfile, mapWindowTree } from './element-mapping.ts'
-import type { HelperHost, HelperSubscription } from './helper-host.ts'
+import type { HelperHost } from './helper-host.ts'
+import { watchHelperInput } from './input-watch.ts'
 import { WindowSuccession } from './window-follow.ts'
 
 export interface NativeDriverOptions {
@@ -40,9 +41,6 @@ export interface NativeDriverOptions {
 
 /** How many windows' secret fields the driver remembers (the most recently read). */
 const REMEMBERED_WINDOWS = 64
-
-/** How often one input watch is taken up again after its helper died. */
-const MAX_RESUMES = 3
 
 /** Extra time a call that waits (launch, waitForChange) gets past its own wait before the host gives up on the helper. */
 const WAIT_MARGIN_MS = 5_000
@@ -243,74 +241,16 @@ export class NativeDriver implements Driver {
    * and selections come from the app's accessibility events; clicks and keys from `input()` and,
    * where the X server has RECORD, from the PC's own mouse and keyboard.
    */
-  async watchInput(windowId: string, onEvent: (event: InputEvent) => void): Promise<() => Promise<void>> {
-    const { host, log } = this.options
-    let stopped = false
-    // Taken up again only once it has started, and at most a few times (a helper that dies on
-    // every watch is not restarted without end).
-    let resumes = -1
-    let current: HelperSubscription | undefined
-    // A helper that dies while a person demonstrates is restarted by the host; the watch is taken
-    // up again on the same window, so the recording goes on (the events so far are the agent's).
-    const start = async (): Promise<{ deviceInput: boolean; reason?: string }> => {
-      const subscription = await host.subscribe(
-        'input',
-        (line) => onEvent(this.#inputEvent(line)),
-        (error) => {
-          if (stopped || error.code === 'DISCONNECTED' || resumes < 0 || resumes >= MAX_RESUMES) return
-          resumes++
-          log.warn({ windowId, err: error.message }, 'input watch lost with the helper; resuming it')
-          // Once the host has let go of the dead helper (it tells us before it does), so the new
-          // watch goes to the one it starts.
-          queueMicrotask(() =>
-            start().then(
-              () => log.info({ windowId }, 'input watch resumed after the helper restarted'),
-              (err: Error) => log.warn({ windowId, err: err.message }, 'input watch could not be resumed'),
-            ),
-          )
-        },
-      )
-      try {
-        const started = await this.#on(windowId, (id) =>
-          host.call(
-            'watchInput',
-            { windowId: id, watch: subscription.watch },
-            { timeoutMs: this.options.callTimeoutMs },
-          ),
-        )
-        if (stopped) {
-          // Stopped while this watch was being taken up: it ends here.
-          await host.call('unwatchInput', { watch: subscription.watch }).catch(() => undefined)
-          subscription.close()
-          return started
-        }
-        current = subscription
-        return started
-      } catch (error) {
-        subscription.close()
-        throw error
-      }
-    }
-    const started = await start()
-    resumes = 0
-    if (!started.deviceInput)
-      log.warn({ windowId, reason: started.reason }, 'clicks and keys made at the PC itself are not recorded')
-    return async () => {
-      if (stopped) return
-      stopped = true
-      const subscription = current
-      if (!subscription) return
-      try {
-        if (host.instance === subscription.instance)
-          await host.call(
-            'unwatchInput',
-            { watch: subscription.watch },
-            { timeoutMs: this.options.callTimeoutMs },
-          )
-      } finally {
-        subscription.close()
-      }
-    }
+  watchInput(windowId: string, onEvent: (event: InputEvent) => void): Promise<() => Promise<void>> {
+    const { host, log, callTimeoutMs } = this.options
+    return watchHelperInput({
+      host,
+      log,
+      windowId,
+      callTimeoutMs,
+      onLine: (line) => onEvent(this.#inputEvent(line)),
+      onWindow: (call) => this.#on(windowId, call),
+    })
   }
 
   /** A remote viewer's click, typing, key or wheel as real X input at window-relative pixels. */
