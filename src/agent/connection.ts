@@ -1,6 +1,7 @@
 import type { Logger } from '../lib/logger.ts'
 import type { DesktopState } from '../protocol/driver.ts'
 import {
+  AGENT_CLAIM_HEADER,
   type AgentMessage,
   decodeMessage,
   FATAL_CLOSE_CODES,
@@ -110,7 +111,11 @@ export class AgentConnection {
     const url = socketUrl(this.opts.server)
     const tls = url.startsWith('wss:') ? await this.#tlsOptions(url) : this.#warnPlain(url)
     if (tls === null || this.#stopped) return
-    const ws = new BunWebSocket(url, tls ? { tls } : {})
+    // An agent with a credential names it on the upgrade too (public-paths.ts AGENT_CLAIM_HEADER).
+    const { auth } = this.opts.hello()
+    const headers: Record<string, string> =
+      auth.kind === 'credential' ? { [AGENT_CLAIM_HEADER]: `${auth.desktopId} ${auth.secret}` } : {}
+    const ws = new BunWebSocket(url, { headers, ...(tls ? { tls } : {}) })
     ws.binaryType = 'arraybuffer'
     this.#ws = ws
     this.#welcomed = false

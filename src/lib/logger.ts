@@ -23,7 +23,7 @@ export function createLogger(opts: LoggerOptions): Logger {
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: {
       // Fixed paths only: wildcard paths cost several µs on every line, access lines included.
-      paths: ['key', 'apiKey', 'token', 'secret', 'headers["x-api-key"]'],
+      paths: ['key', 'apiKey', 'token', 'secret', 'headers["x-api-key"]', 'headers["x-deskhook-agent"]'],
       censor: '[redacted]',
     },
   }

@@ -7,6 +7,13 @@ import { DESKTOP_STATES } from './driver.ts'
 import { Bounds } from './elements.ts'
 
 /**
+ * An agent that holds a credential names it on the socket's upgrade ("<desktopId> <secret>", over
+ * the same TLS as its hello), so its socket waits for the hello in its desktop's own share, which
+ * no one without the secret can fill (src/runtime/agent-hub/pending-hellos.ts). Never logged.
+ */
+export const AGENT_CLAIM_HEADER = 'x-deskhook-agent'
+
+/**
  * Bumped on any incompatible change; a mismatch closes the socket with CLOSE.PROTOCOL. Signed runs
  * (RunRequest.signature) kept it at 1: older agents ignore the field, newer ones require it. 2:
  * selectors may carry a `within` scope (docs/builder.md, "What a name is"), which an older agent

@@ -1,5 +1,5 @@
 import type { AgentMessage, ServerMessage } from '../../src/protocol/messages.ts'
-import { PROTOCOL_VERSION } from '../../src/protocol/messages.ts'
+import { AGENT_CLAIM_HEADER, PROTOCOL_VERSION } from '../../src/protocol/messages.ts'
 
 /**
  * A WebSocket client speaking the agent protocol by hand, for what a real agent never does on
@@ -15,8 +15,14 @@ export class FakeAgent {
   /** Called for every message after it is recorded. */
   onMessage?: (msg: ServerMessage) => void
 
-  constructor(serverUrl: string) {
-    this.#ws = new WebSocket(`${serverUrl.replace(/^http/, 'ws')}/_agent/ws`)
+  /** `claim`: the credential named on the upgrade, as a real agent holding one does (AGENT_CLAIM_HEADER). */
+  constructor(serverUrl: string, claim?: { desktopId: string; secret: string }) {
+    const url = `${serverUrl.replace(/^http/, 'ws')}/_agent/ws`
+    this.#ws = claim
+      ? new WebSocket(url, {
+          headers: { [AGENT_CLAIM_HEADER]: `${claim.desktopId} ${claim.secret}` },
+        } as unknown as string[])
+      : new WebSocket(url)
     this.opened = new Promise((resolve) => {
       this.#ws.onopen = () => resolve()
     })

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import net from 'node:net'
 import { createEnrollmentToken } from '../../src/modules/desktops/service.ts'
+import { AGENT_CLAIM_HEADER } from '../../src/protocol/messages.ts'
 import {
   clientKey,
   MAX_PENDING_HELLOS,
@@ -35,7 +36,7 @@ afterAll(() => s.close())
  * saying hello, and opens a new one as soon as the server closes one (at the hello deadline, or to
  * make room), for as long as it runs.
  */
-function holdSockets(localAddress: string, count: number) {
+function holdSockets(localAddress: string, count: number, claim = '') {
   const { port } = new URL(s.url)
   const live = new Set<net.Socket>()
   let upgraded = 0
@@ -47,7 +48,9 @@ function holdSockets(localAddress: string, count: number) {
     socket.on('connect', () =>
       socket.write(
         `GET /_agent/ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
-          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n' +
+          (claim ? `${AGENT_CLAIM_HEADER}: ${claim}\r\n` : '') +
+          '\r\n',
       ),
     )
     socket.on('data', (d) => {
@@ -88,18 +91,11 @@ async function until(what: string, check: () => boolean, withinMs = 10_000): Pro
 }
 
 /**
- * A credentialed agent from 127.0.0.1: true when welcomed. Like the real agent
- * (src/agent/connection.ts), it connects again when its socket is closed before the welcome: on a
- * busy machine a flood on its own address may close it between its connect and its hello.
+ * A credentialed agent from 127.0.0.1, naming its credential on the upgrade as the real agent does
+ * (src/agent/connection.ts): true when welcomed within 5 s, on its first connection.
  */
 async function agentGetsIn(desktop: { desktopId: string; secret: string }): Promise<boolean> {
-  for (let attempt = 0; attempt < 3; attempt++) if (await helloOnce(desktop)) return true
-  return false
-}
-
-/** One connection: true when welcomed within 5 s. */
-async function helloOnce(desktop: { desktopId: string; secret: string }): Promise<boolean> {
-  const agent = new FakeAgent(s.url)
+  const agent = new FakeAgent(s.url, desktop)
   try {
     const ended = agent.whenClosed().then(() => false)
     await Promise.race([agent.opened, ended])
@@ -167,6 +163,27 @@ describe('sockets that never say hello cannot keep agents out', () => {
     // Every request has its info line (the request log); no warning beyond those.
     expect(warnings().length - warned).toBeLessThanOrEqual(2)
   })
+})
+
+test('sockets naming a desktop with a wrong secret earn no share of their own: they wait among their address’s, and the agent still gets in', async () => {
+  const [target, ...others] = desktops
+  if (!target) throw new Error('no desktop enrolled')
+  const attacker = holdSockets(
+    '127.0.0.7',
+    2 * MAX_PENDING_HELLOS_PER_ADDRESS,
+    `${target.desktopId} not-its-secret`,
+  )
+  try {
+    await until(
+      'the client re-opens its sockets',
+      () => attacker.upgraded >= 4 * MAX_PENDING_HELLOS_PER_ADDRESS,
+    )
+    expect(await agentGetsIn(target)).toBe(true)
+    expect(await agentGetsIn(others[0] ?? target)).toBe(true)
+  } finally {
+    attacker.stop()
+  }
+  expect(s.logs.some((l) => l.includes('not-its-secret'))).toBe(false)
 })
 
 test('one client is an IPv4 address (also IPv4-mapped) or an IPv6 /64', () => {

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../context.ts'
 import { AGENT_SOCKET_PATH } from '../../http/public-paths.ts'
+import { AGENT_CLAIM_HEADER } from '../../protocol/messages.ts'
 import type { AgentHub } from '../../runtime/agent-hub/index.ts'
 import type { AgentSession } from '../../runtime/agent-hub/session.ts'
 import { listDesktops } from './service.ts'
@@ -18,7 +19,8 @@ export const desktopsRoutes = (ctx: AppContext, hub: AgentHub) => {
       // socket (1009) before it is buffered. Before hello, a frame must be a small hello (hub).
       maxPayloadLength: MAX_AGENT_FRAME,
       open(ws) {
-        sessions.set(ws.raw, hub.open(ws.raw))
+        // The header is only a hint where the socket waits for its hello (pending-hellos.ts).
+        sessions.set(ws.raw, hub.open(ws.raw, ws.data.request?.headers.get(AGENT_CLAIM_HEADER)))
       },
       message(ws, message) {
         const session = sessions.get(ws.raw)

@@ -1,7 +1,12 @@
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
-import { getDesktop, markAllOffline, setDesktopStatus } from '../../modules/desktops/service.ts'
+import {
+  authenticateDesktop,
+  getDesktop,
+  markAllOffline,
+  setDesktopStatus,
+} from '../../modules/desktops/service.ts'
 import type { Automation } from '../../protocol/automation.ts'
 import {
   AgentMessage,
@@ -85,14 +90,15 @@ export class AgentHub implements Service {
   }
 
   // ── socket lifecycle (called by the WebSocket route) ─────────────────────────
-  open(socket: AgentSocket): AgentSession {
+  /** `claim` is the upgrade's AGENT_CLAIM_HEADER ("<desktopId> <secret>"), when it had one. */
+  open(socket: AgentSocket, claim?: string | null): AgentSession {
     const session = new AgentSession(socket)
     if (this.#stopped) {
       session.close(CLOSE.SHUTTING_DOWN, 'server shutting down')
       return session
     }
     // Until its hello, a socket is anonymous: its caps and deadline are in pending-hellos.ts.
-    this.#pending.add(session, socket.remoteAddress ?? '')
+    this.#pending.add(session, socket.remoteAddress ?? '', this.#claimed(claim))
     return session
   }
 
@@ -307,6 +313,13 @@ export class AgentHub implements Service {
   }
 
   // ── internals ───────────────────────────────────────────────────────────────
+  /** The desktop whose credential the upgrade carried, when it is right; it is checked again at hello. */
+  #claimed(claim?: string | null): string | undefined {
+    const [desktopId, secret, ...rest] = (claim ?? '').trim().split(/\s+/)
+    if (!desktopId || !secret || rest.length || desktopId.length > 64 || secret.length > 256) return
+    return authenticateDesktop(this.ctx, desktopId, secret)?.id
+  }
+
   #require(desktopId: string): AgentSession {
     const session = this.#sessions.get(desktopId)
     if (!session) throw new AppError('SERVICE_UNAVAILABLE', `Desktop ${desktopId} is not connected`)

@@ -40,9 +40,14 @@ export class PendingHellos {
     return this.#waiting.size
   }
 
-  /** A socket opened from `address`: it waits for its hello, making room first if a cap is reached. */
-  add(session: AgentSession, address: string): void {
-    const key = clientKey(address)
+  /**
+   * A socket opened from `address`: it waits for its hello, making room first if a cap is reached.
+   * A socket whose upgrade proved a desktop's credential (`desktopId`) waits in that desktop's own
+   * share instead of its address's: sockets that never say hello, from the agent's own machine and
+   * re-opened the moment they close, can then never close it before its hello arrives.
+   */
+  add(session: AgentSession, address: string, desktopId?: string): void {
+    const key = desktopId ? `desktop:${desktopId}` : clientKey(address)
     const own = this.#byKey.get(key)
     if (own && own.size >= MAX_PENDING_HELLOS_PER_ADDRESS) this.#closeOldest(own)
     else if (this.#waiting.size >= MAX_PENDING_HELLOS) this.#closeOldest(this.#fullest())
