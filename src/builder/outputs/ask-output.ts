@@ -105,7 +105,7 @@ function candidateRead(ctx: OutputContext, key: string, c: Candidate): ReadStep 
     return {
       kind: 'read',
       name: `Read “${key}”`,
-      target: ownRowColumn(ctx, c.element, place) ?? place,
+      target: ownRowColumn(ctx, c.element) ?? place,
       into: key,
     }
   }
@@ -148,7 +148,7 @@ function pointedRead(
   return {
     kind: 'read',
     name: `Read “${key}”`,
-    target: ownRowColumn(here, element, place) ?? place,
+    target: ownRowColumn(here, element) ?? place,
     into: key,
     ...(isTypeSpec(expected) &&
     numberish(key, expected) &&

@@ -41,7 +41,7 @@ export function exactRead(ctx: OutputContext, key: string, expected: unknown): R
     return {
       kind: 'read',
       name: `Read “${key}”`,
-      target: ownRowColumn(ctx, whole, place) ?? place,
+      target: ownRowColumn(ctx, whole) ?? place,
       into: key,
     }
   }

@@ -211,7 +211,7 @@ export function evidencedRead(
   const step: ReadStep = {
     kind: 'read',
     name: `Read “${key}”`,
-    target: ownRowColumn(ctx, element, place) ?? place,
+    target: ownRowColumn(ctx, element) ?? place,
     into: key,
   }
   return { step, token, text: element.name }
@@ -264,7 +264,7 @@ function ownRowCell(
     const step: ReadStep = {
       kind: 'read',
       name: `Read “${key}”`,
-      target: ownRowColumn(ctx, element, place) ?? ownItem(ctx, element, regex, place),
+      target: ownRowColumn(ctx, element) ?? ownItem(ctx, element, regex, place),
       into: key,
     }
     return { step, token: element.name.trim(), text: element.name }
@@ -274,8 +274,9 @@ function ownRowCell(
 
 /**
  * A value read inside one of a run of like items (a row, a card per record) is read in the item
- * that shows the sample's own value ("the URL in the card titled {{title}}"), tried before the
- * selector by place, so a live call reads its own record's item, not whichever sits there now.
+ * that shows the sample's own value ("the URL in the card titled {{title}}"), so a live call reads
+ * its own record's item, not whichever sits there now. Nothing by place stands behind it: when no
+ * item shows the call's value, the read fails rather than answer from another record.
  */
 function ownItem(ctx: OutputContext, element: UiElement, namePattern: string, fallback: Selector): Selector {
   const index = indexTree(ctx.after)
@@ -298,7 +299,7 @@ function ownItem(ctx: OutputContext, element: UiElement, namePattern: string, fa
     const found = resolveSelector(ctx.after, rendered)
     if (found.status !== 'found' || found.element !== element) return fallback
     return {
-      fingerprints: [fingerprint, ...fallback.fingerprints],
+      fingerprints: [fingerprint],
       description: `${fallback.description} in the item showing “${own.value}”`,
     }
   }
@@ -308,13 +309,9 @@ function ownItem(ctx: OutputContext, element: UiElement, namePattern: string, fa
 /**
  * A cell read in the row that shows the sample's own value, under its column's header ("the Last
  * name cell of the row showing {{firstName}}"): a list's rows move (sorted, filtered, added to),
- * its columns do not. Tried before the selector by place.
+ * its columns do not. Alone: a row that does not show the call's value is never read instead.
  */
-export function ownRowColumn(
-  ctx: OutputContext,
-  element: UiElement,
-  fallback: Selector,
-): Selector | undefined {
+export function ownRowColumn(ctx: OutputContext, element: UiElement): Selector | undefined {
   if (!CELLS.has(element.role)) return undefined
   const index = indexTree(ctx.after)
   const row = index.parent.get(element)
@@ -345,7 +342,7 @@ export function ownRowColumn(
     const found = resolveSelector(ctx.after, rendered)
     if (found.status !== 'found' || found.element !== element) continue
     return {
-      fingerprints: [fingerprint, ...fallback.fingerprints],
+      fingerprints: [fingerprint],
       description: `the “${column}” ${element.role} of the row showing “${own.value}”`,
     }
   }

@@ -118,6 +118,42 @@ describe('mapping AT-SPI trees into the element model', () => {
     expect(attila.children.map((c) => c.name)).toEqual(['Attila the Hun', 'ca. 390', '453'])
   })
 
+  test('a tree of cells in columns (a Qt item view) is a table; hidden columns’ headers are left out', () => {
+    const box = (x: number, y: number) => ({ bounds: { x, y, width: 80, height: 30 } })
+    const cell = (name: string, row: number, column: number, x: number) =>
+      node('table cell', name, { row, column, ...box(x, 40 + 30 * row) })
+    const root = mapWindowTree(
+      node('frame', 'Passwords', {
+        children: [
+          node('tree', '', {
+            columns: ['Group', 'Title', 'Username', 'Password', 'URL'],
+            children: [
+              node('table column header', 'Group'),
+              node('table column header', 'Title', box(0, 0)),
+              node('table column header', 'Username', box(80, 0)),
+              node('table column header', 'Password'),
+              node('table column header', 'URL', box(160, 0)),
+              cell('Bank', 0, 1, 0),
+              cell('amorgan', 0, 2, 80),
+              cell('https://bank.example', 0, 4, 160),
+              cell('Webmail', 1, 1, 0),
+              cell('alice', 1, 2, 80),
+              cell('https://mail.example', 1, 4, 160),
+            ],
+          }),
+        ],
+      }),
+      'Passwords',
+      { profile: ATSPI_PROFILE, origin: { x: 0, y: 0 }, ref: (r) => r },
+    )
+    const table = flat(root).find((e) => e.role === 'table')!
+    expect(table.children.map((r) => r.role)).toEqual(['row', 'row', 'row'])
+    expect(readRows(table)).toEqual([
+      { Title: 'Bank', Username: 'amorgan', URL: 'https://bank.example' },
+      { Title: 'Webmail', Username: 'alice', URL: 'https://mail.example' },
+    ])
+  })
+
   test('bounds are window pixels: screen position minus the window origin', () => {
     const recorded = structuredClone(yadForm) as Recorded
     const moved = map(recorded, { x: -100, y: -50 })

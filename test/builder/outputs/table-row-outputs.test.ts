@@ -98,6 +98,9 @@ describe('a generated id in a row that holds other numbers', () => {
     const other = { ...product, name: 'Kettle', sku: 'KT-200' }
     const theirs = resolveSelector(ctx.after, renderSelector(step.target!, other))
     expect(theirs.status === 'found' && theirs.element.name).toBe('2')
+    // A call whose row the list does not show reads nothing, never the sample's row by its place.
+    const absent = { ...product, name: 'Garden hose', sku: 'GH-900' }
+    expect(resolveSelector(ctx.after, renderSelector(step.target!, absent)).status).toBe('not-found')
   })
 })
 

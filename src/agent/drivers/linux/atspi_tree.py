@@ -152,7 +152,7 @@ def node_of(acc, walk, states=None):
     if role in COMBO_ROLES:
         node['children'] = combo_children(acc, walk)
         return node
-    if role in TABLE_ROLES:
+    if role in TABLE_ROLES or is_grid_tree(acc, role):
         add_table_children(acc, walk, node)
         return node
     for child, child_states in children_with_states(acc):
@@ -280,6 +280,12 @@ def combo_children(combo, walk):
                 if option['role'] == 'option' and option['name'] == selected:
                     option['states'].append('selected')
     return out
+
+
+def is_grid_tree(acc, role):
+    """A tree whose items are cells in two or more columns (Qt's item views say 'tree'): a table
+    to read, row by row under its column headers, as GTK's 'tree table' is."""
+    return role == 'tree' and (safe(acc.get_n_columns, 0) or 0) >= 2
 
 
 def add_table_children(table, walk, node):

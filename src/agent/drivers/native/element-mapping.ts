@@ -100,7 +100,8 @@ function mapAdjusted(node: HelperNode, parentRole: UiRole, context: MappingConte
   const { profile } = context
   const role = roleOf(node, parentRole, profile)
   if (role === undefined) return []
-  if (role === 'table' && node.columns) return [mapTable(node, context)]
+  // A tree whose items are cells in columns (the helper gives it `columns`) is read as a table.
+  if ((role === 'table' || role === 'tree') && node.columns) return [mapTable(node, context)]
   if (role === 'tablist') return mapTabList(node, context)
   const blocks = LEAF_ROLES.has(role) ? [] : node.children.map((child) => mapNode(child, role, context))
   const children = (READING_ORDER.has(role) ? readingOrder(blocks) : blocks).flat()
@@ -217,7 +218,15 @@ function mapTable(node: HelperNode, context: MappingContext): UiElement {
     for (const mapped of mapAdjusted(child, 'table', context)) place(child, mapped, child.row)
   }
   const rowElements: UiElement[] = []
-  if (headers.length) rowElements.push(rowOf(headers))
+  // Hidden columns (a Qt view's Password or Expires) keep their header, with no place on screen and
+  // no cell: left out, so the headers line up with the cells, as on screen. Headers come in column
+  // order, one per column, when the toolkit lists them all.
+  const filled = new Set([...rows.values()].flatMap((r) => r.cells.map((c) => c.column)))
+  const shown =
+    headers.length === node.columns?.length
+      ? headers.filter((h, column) => h.bounds || filled.has(column) || filled.size === 0)
+      : headers
+  if (shown.length) rowElements.push(rowOf(shown))
   for (const [, row] of [...rows].sort(([a], [b]) => a - b))
     rowElements.push(
       rowOf(
