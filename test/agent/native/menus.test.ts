@@ -7,6 +7,7 @@ import { moveScore } from '../../../src/builder/explore/explore-moves.ts'
 import { readPrompt } from '../../../src/builder/locate/prompt.ts'
 import { BuildSession } from '../../../src/builder/session.ts'
 import type { UiElement } from '../../../src/protocol/elements.ts'
+import type { InputEvent } from '../../../src/protocol/recording.ts'
 import { scriptedIO } from '../../builder/scripted-io.ts'
 import { eventually } from '../../helpers/cli.ts'
 import { useNativeDesktop } from '../../helpers/native-desktop.ts'
@@ -90,6 +91,30 @@ describe('menus and start-up dialogs of a native app', () => {
     const view = await driver.snapshot(window.id)
     expect(named(view.root, 'Toolbar').states).toContain('checkable')
     await driver.act(window.id, { kind: 'keys', keys: 'Escape' })
+  }, 60_000)
+
+  test('recording: a click on an item of an open menu is on that item, not on the text area under the menu', async () => {
+    const window = await driver.launch(APP)
+    const events: InputEvent[] = []
+    const stop = await driver.watchInput(window.id, (event) => events.push(event))
+    const named = (root: UiElement, name: string) => flat(root).find((e) => e.name === name)!
+    const clickOn = async (name: string) => {
+      const b = named((await driver.snapshot(window.id)).root, name).bounds!
+      await driver.input(window.id, { kind: 'click', x: b.x + b.width / 2, y: b.y + b.height / 2 })
+      await eventually(
+        async () => events.some((e) => e.kind === 'click' && e.target?.name === name),
+        5_000,
+      ).catch(() => undefined)
+    }
+    try {
+      await clickOn('Business')
+      await clickOn('Customer')
+      await clickOn('Find Customer…')
+    } finally {
+      await stop()
+    }
+    const clicks = events.filter((e) => e.kind === 'click').map((e) => `${e.target?.role} ${e.target?.name}`)
+    expect(clicks).toEqual(['menuitem Business', 'menuitem Customer', 'menuitem Find Customer…'])
   }, 60_000)
 
   test('an app that opens a sign-in dialog at start is launched at its main window, the dialog inside it', async () => {

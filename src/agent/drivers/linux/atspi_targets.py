@@ -139,7 +139,56 @@ def window_at(app, x, y, main):
     return main if contains(rect(main), x, y) else None
 
 
+MENU_ITEM_ROLES = {'menu item', 'check menu item', 'radio menu item', 'tear off menu item'}
+# Containers a window's menu bar is not inside of, and that may hold thousands of children.
+NO_MENU_BAR_INSIDE = {'table', 'tree table', 'tree', 'list', 'list box', 'text', 'document text', 'terminal',
+                      'page tab list', 'scroll pane', 'viewport'}
+MENU_BARS = {}  # window key → its menu bars, found once per window
+
+
+def menu_bars(top, budget=250):
+    """The window's menu bars: near its top, outside its content."""
+    key = key_of(top)
+    known = [bar for bar in MENU_BARS.get(key, []) if alive_state(bar) is not None]
+    if known:
+        return known
+    found, queue, seen = [], [(top, 0)], 0
+    while queue and seen < budget:
+        node, depth = queue.pop(0)
+        seen += 1
+        for child in children_of(node):
+            role = role_of(child)
+            if role == 'menu bar':
+                found.append(child)
+            elif depth < 6 and role not in NO_MENU_BAR_INSIDE and role not in MENU_ITEM_ROLES:
+                queue.append((child, depth + 1))
+    MENU_BARS[key] = found
+    return found
+
+
+def open_menu_item_at(top, x, y):
+    """The item under the point in a menu dropped from the window's menu bar. An open menu lies
+    over the window's content, but the content is what a hit test from the window finds there (a
+    text area under File's menu), so open menus are looked at first. A menu's items show only while
+    it is open; an item that opens a submenu is itself a 'menu' (GTK), or holds one (Qt)."""
+    hit, stack = None, [bar for bar in menu_bars(top)]
+    while stack:
+        node = stack.pop()
+        in_menu = role_of(node) == 'menu'
+        for child in children_of(node):
+            role = role_of(child)
+            if role not in MENU_ITEM_ROLES and role != 'menu':
+                continue
+            if in_menu and contains(rect(child), x, y):
+                hit = child  # a submenu's item beats the item of the menu it opened from
+            stack.append(child)
+    return hit
+
+
 def click_target(top, x, y):
+    item = open_menu_item_at(top, x, y)
+    if item is not None:
+        return meaningful(item)
     node = top
     for _ in range(40):
         child = safe(lambda node=node: node.get_accessible_at_point(int(x), int(y), SCREEN))
