@@ -1,7 +1,9 @@
 // An ending is evidence only when its condition did not already hold before the submit (issue
 // 24: a spreadsheet's save dropped the "*" of its title, the title then "appeared", and every
-// live call passed while writing nothing). The screens are written out; no desktop needed.
+// live call passed while writing nothing; now a save's title is matched exactly, after a check that
+// the mark was there). The screens are written out; no desktop needed.
 import { describe, expect, test } from 'bun:test'
+import { evaluateCondition } from '../../src/automation/index.ts'
 import { classifyEnding } from '../../src/builder/observe/classify.ts'
 import type { UiElement } from '../../src/protocol/elements.ts'
 
@@ -13,14 +15,20 @@ const sheet = (title: string, extra: UiElement[] = []) =>
   el('window', title, [el('toolbar', '', [el('button', 'Save'), el('textbox', 'B4')]), ...extra])
 
 describe('what a submit’s ending must show', () => {
-  test('a title that only lost its “modified” mark is no evidence: no ending', () => {
+  test('a title that lost its “modified” mark is a save: the saved title exactly, and the mark just before it', () => {
+    const marked = sheet('*stock.gnumeric - Gnumeric')
+    const saved = sheet('stock.gnumeric - Gnumeric')
+    const ending = classifyEnding(marked, saved, [], ['B3', '42'])
+    expect(ending?.name).toBe('Saved')
+    expect(evaluateCondition(saved, ending!.condition, {}).holds).toBe(true)
+    // The marked title contains the saved one: the condition is exact, so it does not hold there.
+    expect(evaluateCondition(marked, ending!.condition, {}).holds).toBe(false)
+    // A run that changed nothing has no mark to lose: its check before the save fails.
+    expect(evaluateCondition(marked, ending!.precondition!.that, {}).holds).toBe(true)
+    expect(evaluateCondition(saved, ending!.precondition!.that, {}).holds).toBe(false)
+    // Other titles that only lose words are no evidence.
     expect(
-      classifyEnding(
-        sheet('*stock.gnumeric - Gnumeric'),
-        sheet('stock.gnumeric - Gnumeric'),
-        [],
-        ['B3', '42'],
-      ),
+      classifyEnding(sheet('Editing stock - Gnumeric'), sheet('stock - Gnumeric'), [], []),
     ).toBeUndefined()
   })
 

@@ -55,7 +55,7 @@ export async function planAutomation(session: BuildSession, f: Finish): Promise<
   return {
     app: f.app,
     ...(signIn ? { signIn } : {}),
-    prefix: [launch, ...prefix],
+    prefix: [launch, ...prefix, ...preconditionStep(f.ending)],
     submit: f.submit,
     wait: { name: 'Wait for the outcome', ...waitBudget(f.observed.elapsedMs ?? 0) },
     success: [],
@@ -64,6 +64,13 @@ export async function planAutomation(session: BuildSession, f: Finish): Promise<
     scenarios: [],
     mainScenario: 'main',
   }
+}
+
+/** The ending's precondition, checked just before the submit (a save needs unsaved changes). */
+function preconditionStep(ending: Ending): Step[] {
+  if (!ending.precondition) return []
+  const { name, that, message } = ending.precondition
+  return [{ kind: 'assert', name, that, message, timeoutMs: 3_000 }]
 }
 
 export function composeAutomation(session: BuildSession, plan: Plan): Automation {

@@ -8,6 +8,7 @@ import type { UiElement, UiRole } from '../../protocol/elements.ts'
 import { generaliseText, nameFromMessage, outcomeSignature, successName } from '../generalise.ts'
 import type { InputLeaf } from '../input-leaves.ts'
 import { splitWords } from '../words.ts'
+import { lostModifiedMark, savedTitle } from './saved-title.ts'
 import { appeared, counterpart, flaggedControls, within } from './ui-diff.ts'
 
 export type EndingKind = 'dialog' | 'validation' | 'screen'
@@ -27,6 +28,8 @@ export interface Ending {
   signature: string
   /** A name for the outcome when its message is the record itself (a new row, a result): not derived from it. */
   name?: string
+  /** What must hold just before the submit for the ending to be evidence (a title's "modified" mark before a save). */
+  precondition?: { name: string; that: Condition; message: string }
 }
 
 const ERROR_WORDS = new Set(
@@ -154,9 +157,12 @@ export function classifyEnding(
       name: `${closed.name} done`,
     }
   }
-  // A new title is evidence only when the old one did not already show it (a document's title
-  // that only lost its "modified" mark on saving): else every run would pass whatever the submit
-  // did (docs/builder.md, "Outputs: what counts as evidence").
+  // A new title is evidence only when the old one did not already show it: else every run would
+  // pass whatever the submit did (docs/builder.md, "Outputs: what counts as evidence"). A title
+  // that lost just its "modified" mark ("*notes.txt" → "notes.txt") is the one exception: the
+  // document was saved, and a run whose save did not happen keeps the mark.
+  if (lostModifiedMark(before.name, after.name))
+    return { ...finish('screen', after.name, after), ...savedTitle(before, after, inputs), name: 'Saved' }
   if (after.name !== before.name && !before.name.includes(after.name))
     return finish('screen', after.name, after)
   // A row, node or cell that appeared showing what the caller sent: the record a separate window
