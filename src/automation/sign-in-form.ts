@@ -13,6 +13,17 @@ const SIGN_IN = /^(sign|log)\s*-?\s*in$|^login$|^unlock$|^continue$|^submit$|^en
 const AGAIN =
   /\b(confirm\w*|again|repeat\w*|re-?type|re-?enter|verify|verification|new|current|old|bestätig\w*|wiederhol\w*)\b/i
 
+/** Controls a person acts with, whose names are commands rather than words about a form. */
+const ACTING_ROLES = new Set<UiElement['role']>([
+  'button',
+  'link',
+  'menuitem',
+  'tab',
+  'option',
+  'checkbox',
+  'radio',
+])
+
 export interface SignInForm {
   user?: UiElement
   password: UiElement
@@ -33,8 +44,11 @@ export function signInForm(root: UiElement): SignInForm | undefined {
   if (boxes.length > 3) return undefined
   // Two secret boxes are a sign-in only when nothing says they set a password (typed twice, or
   // the current one and a new one): an unlock screen's optional key file is a second secret box.
-  if (boxes.filter((e) => e.inputType === 'password').length > 1 && all.some((e) => AGAIN.test(e.name)))
-    return undefined
+  // The words are the form's own (its texts, its boxes' names and hints), not a control's: a
+  // toolbar's "New Entry…" beside an unlock screen says nothing about its boxes.
+  const says = (e: UiElement) =>
+    (e.role === 'textbox' || !ACTING_ROLES.has(e.role)) && AGAIN.test(`${e.name} ${e.placeholder ?? ''}`)
+  if (boxes.filter((e) => e.inputType === 'password').length > 1 && all.some(says)) return undefined
   const before = boxes.slice(0, boxes.indexOf(password))
   const user =
     before.findLast((e) => USER.test(`${e.name} ${e.placeholder ?? ''} ${e.automationId ?? ''}`)) ??

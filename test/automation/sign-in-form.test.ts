@@ -17,6 +17,11 @@ describe('a sign-in form', () => {
     const password = el('textbox', '', { inputType: 'password', value: '' })
     const unlock = el('button', 'Unlock')
     const root = el('window', 'Passwords.kdbx [Locked]', {}, [
+      // The main window's tool bar beside it: its commands say nothing about the form's boxes.
+      el('toolbar', '', {}, [
+        el('button', 'New Entry…', { states: ['disabled'] }),
+        el('menuitem', 'Change Password'),
+      ]),
       el('textbox', '', { states: ['disabled'], value: '' }),
       el('text', 'Enter Password:'),
       el('generic', 'Password field', {}, [password]),

@@ -15,6 +15,7 @@ import { copyFileSync, existsSync, readFileSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { startTestDesktop } from '../../scripts/test-desktop.ts'
 import { createLinuxDesktopDriver } from '../../src/agent/drivers/linux/index.ts'
+import { signInForm } from '../../src/automation/sign-in-form.ts'
 import type { UiElement } from '../../src/protocol/elements.ts'
 import { appHome } from '../helpers/native-apps.ts'
 import { testLogger } from '../helpers/native-desktop.ts'
@@ -51,7 +52,9 @@ try {
   const flat = (e: UiElement): UiElement[] => [e, ...e.children.flatMap(flat)]
   const print = (e: UiElement, depth: number) => {
     const states = e.states?.length ? ` [${e.states.join(',')}]` : ''
-    const value = e.value !== undefined ? ` = ${JSON.stringify(e.value)}` : ''
+    const value =
+      (e.value !== undefined ? ` = ${JSON.stringify(e.value)}` : '') +
+      (e.inputType ? ` (${e.inputType})` : '')
     const b = e.bounds ? ` @${e.bounds.x},${e.bounds.y} ${e.bounds.width}x${e.bounds.height}` : ''
     console.log(`${'  '.repeat(depth)}${e.role} ${JSON.stringify(e.name)}${value}${states}${b}`)
     for (const c of e.children) print(c, depth + 1)
@@ -77,7 +80,16 @@ try {
   }
   for (const w of (await driver.listWindows()).filter((x) => x.app === window.app)) {
     console.log(`\n=== window ${JSON.stringify(w.title)} (${w.app})`)
-    print((await driver.snapshot(w.id)).root, 0)
+    const { root } = await driver.snapshot(w.id)
+    print(root, 0)
+    // What the builder and the runner take for a sign-in here (src/automation/sign-in-form.ts).
+    const form = signInForm(root)
+    if (form)
+      console.log(
+        `-- a sign-in: password box at ${JSON.stringify(form.password.bounds)}` +
+          (form.user ? `, user box “${form.user.name}”` : '') +
+          (form.button ? `, button “${form.button.name}”` : ''),
+      )
   }
   for (const file of running.dataFiles)
     console.log(`\n=== ${file}: ${existsSync(file) ? `${statSync(file).size} bytes` : 'missing'}`)
