@@ -6,8 +6,8 @@
  *
  * Three tables: the **development** and **held-out** third-party sets of bench/builder-split.md
  * (the held-out one is the figure that counts) and the gauntlet the builder was tuned on earlier.
- * Each reports jobs working live, built-but-wrong (a build that succeeded and answers live calls
- * wrongly: the worst outcome), answers (questions answered and pointing actions) per job, and
+ * Each reports jobs working live, built-but-wrong (a build that succeeded and answers a live call
+ * wrongly with a 200: the worst outcome), built jobs whose live calls fail saying so, answers (questions answered and pointing actions) per job, and
  * build time, also as a ratio to a baseline measured in the same run on the same app: one
  * launch + snapshot of the app through the agent.
  *
@@ -190,6 +190,7 @@ for (const set of ['development', 'heldOut', 'gauntlet', 'nativeDevelopment', 'n
   if (!list?.length) continue
   const works = list.filter((o) => verdict(o) === 'works').length
   const wrong = list.filter((o) => verdict(o) === 'built-but-wrong').length
+  const loud = list.filter((o) => verdict(o) === 'built, fails live').length
   const harmed = list.filter((o) => o.harm?.length).length
   const answers = list.reduce((n, o) => n + o.questions.length, 0) / list.length
   const build = median(list.filter((o) => o.built).map((o) => o.buildSeconds))
@@ -203,7 +204,7 @@ for (const set of ['development', 'heldOut', 'gauntlet', 'nativeDevelopment', 'n
     ...list.map((o) => row(o, !HELD_OUT.includes(set))),
     '',
     `Jobs working live: **${works}/${list.length}** (${Math.round((100 * works) / list.length)}%) · ` +
-      `built but wrong: **${wrong}** · ${set.startsWith('native') ? `harm done: **${harmed}** · ` : ''}answers and pointing per job: **${answers.toFixed(2)}** · ` +
+      `built but wrong: **${wrong}** · built, failing live with an error: **${loud}** · ${set.startsWith('native') ? `harm done: **${harmed}** · ` : ''}answers and pointing per job: **${answers.toFixed(2)}** · ` +
       `median build (built jobs): **${build.toFixed(1)} s** (baseline launch+snapshot ${base.toFixed(2)} s; ` +
       `ratio ${(build / Math.max(base, 0.001)).toFixed(1)}×)`,
     '',

@@ -57,4 +57,24 @@ describe('choosing the submit of a native form', () => {
     const { session } = offlineSession(reading.text)
     expect((await chooseSubmit(session, root, fields, reading)).label).toBe('Add Entry')
   })
+
+  test('an entry page with OK beside Cancel: OK sends it; the tool bar’s “Open Database…” and “Save Database” never do', async () => {
+    const title = el('textbox', 'Title')
+    const user = el('textbox', 'Username')
+    const root = el('window', 'Passwords.kdbx - KeePassXC', [
+      el('toolbar', '', [
+        el('button', 'Open Database…'),
+        el('button', 'Save Database'),
+        el('button', 'New Entry…', [], ['disabled']),
+        el('button', 'URL'),
+      ]),
+      el('generic', 'Edit entry', [el('text', 'Title'), title, el('text', 'Username'), user]),
+      el('generic', '', [el('button', 'OK'), el('button', 'Cancel')]),
+    ])
+    const reading = readPrompt('Add a new entry to my password database in KeePassXC and return its title')
+    const { session, script } = offlineSession(reading.text)
+    const choice = await chooseSubmit(session, root, [title, user], reading)
+    expect(choice.label).toBe('OK')
+    expect(script.questions).toEqual([])
+  })
 })

@@ -31,6 +31,8 @@ export interface JobOutcome {
   trail: string[]
   /** Native apps: files in the app's home changed beyond the job's effect (bench/native-rig.ts). */
   harm?: string[]
+  /** Live calls answered 200 with a wrong answer or effect: wrong while looking right. */
+  answeredWrong?: number
 }
 
 interface BuildView {
@@ -192,6 +194,7 @@ async function teachAndCall<A extends RunningApp>(
       res.status !== 200 ? `HTTP ${res.status} ${JSON.stringify(body).slice(0, 300)}` : call.check(body)
     if (wrong) problems.push(`live ${i + 1}: ${wrong}`)
     else out.liveCorrect++
+    if (wrong && res.status === 200) out.answeredWrong = (out.answeredWrong ?? 0) + 1
   }
   if (problems.length) out.outcome = problems.join('; ')
   else if (!process.env.GAUNTLET_KEEP_TRAIL) out.trail = []
@@ -348,14 +351,18 @@ async function giveUp(s: TestServer, jobId: string | undefined): Promise<void> {
 }
 
 /**
- * What a person would call the outcome: it works live; it built and answers live calls wrongly
- * (the worst outcome: it looks right); or it did not build (failed, gave up, or asked something
- * its owner could not answer).
+ * What a person would call the outcome: it works live; it built and answers a live call wrongly
+ * with a 200 (the worst outcome: it looks right); it built and its live calls fail, saying so (an
+ * error the caller sees); or it did not build (failed, gave up, or asked something its owner could
+ * not answer).
  */
-export function verdict(o: JobOutcome): 'works' | 'built-but-wrong' | 'not built' | 'did harm' {
+export function verdict(
+  o: JobOutcome,
+): 'works' | 'built-but-wrong' | 'built, fails live' | 'not built' | 'did harm' {
   if (o.harm?.length) return 'did harm'
   if (o.outcome === 'passed') return 'works'
-  return o.built ? 'built-but-wrong' : 'not built'
+  if (!o.built) return 'not built'
+  return o.answeredWrong ? 'built-but-wrong' : 'built, fails live'
 }
 
 /** The outcome as one table row (for the bench and for failing tests' messages). */

@@ -8,7 +8,7 @@ import type { Selector, Step } from '../../protocol/automation.ts'
 import type { UiElement } from '../../protocol/elements.ts'
 import { askOnScreen, askToPoint } from '../ask/pointing.ts'
 import { opensChooser } from '../chooser.ts'
-import { isSearchBox, rivalsTask } from '../explore/explore-moves.ts'
+import { isSearchBox, type Refusal, refusal, rivalsTask } from '../explore/explore-moves.ts'
 import { nextButton } from '../explore/pages.ts'
 import type { PromptReading } from '../locate/prompt.ts'
 import { readControls } from '../screen.ts'
@@ -150,6 +150,23 @@ export function speaksForItself(name: string, reading: PromptReading, inDialog =
   return clear || task
 }
 
+/**
+ * What exploring never presses for the harm it does is never a form's send either: a chooser (a
+ * colour, a file), a control acting on the whole file ("Open Database…", "New File" on the tool
+ * bar beside an entry form), a setting, another site (docs/builder.md, "Do no harm").
+ */
+const NEVER_SENDS = new Set<Refusal>([
+  'opens a chooser',
+  'acts on the whole file',
+  'switches a setting',
+  'other site',
+])
+function neverSends(root: UiElement, element: UiElement, reading: PromptReading): boolean {
+  if (opensChooser(element.name)) return true
+  const why = refusal(indexTree(root), element, undefined, reading)
+  return why !== undefined && NEVER_SENDS.has(why)
+}
+
 /** Doubtful words that are a dialog's affirmative button when the fields sit in that dialog. */
 const DIALOG_SENDS = new Set(stems('ok'))
 const DIALOG_ROLES = new Set(['dialog', 'alertdialog'])
@@ -161,6 +178,18 @@ export function fieldsInDialog(root: UiElement, fields: UiElement[]): boolean {
   const dialogOf = (e: UiElement) => ancestors(index, e).find((a) => DIALOG_ROLES.has(a.role))
   const first = dialogOf(fields[0]!)
   return first !== undefined && fields.every((f) => dialogOf(f) === first)
+}
+
+/**
+ * An "OK" beside a "Cancel" in one button box (a desktop app's record page shown in its main
+ * window, as KeePassXC's entry editor is): the form answers as a dialog does, so its OK sends it.
+ */
+function answersLikeDialog(root: UiElement, buttons: UiElement[]): boolean {
+  const index = indexTree(root)
+  const box = (name: RegExp) =>
+    buttons.filter((b) => name.test(b.name.trim())).map((b) => index.parent.get(b))
+  const cancels = new Set(box(/^cancel$/i))
+  return box(/^ok$/i).some((parent) => parent !== undefined && cancels.has(parent))
 }
 
 export interface SubmitChoice {
@@ -246,7 +275,7 @@ async function chooseButton(
   const all = buttons
     .map((element) => ({
       element,
-      score: opensChooser(element.name) ? undefined : submitScore(element.name, reading),
+      score: neverSends(root, element, reading) ? undefined : submitScore(element.name, reading),
     }))
     .filter((b): b is { element: UiElement; score: number } => b.score !== undefined)
   // A disabled button sends nothing now; one the form enables once filled is still in the running
@@ -267,7 +296,7 @@ async function chooseButton(
     },
   )
   const [first, second] = ranked
-  const inDialog = fieldsInDialog(root, fields)
+  const inDialog = fieldsInDialog(root, fields) || answersLikeDialog(root, buttons)
   const pick = (element: UiElement, why: string) => {
     session.progress('submit', `The form is sent with “${element.name}” (${why})`, { button: element.name })
     return { selector: designSelector(root, element, `the “${element.name}” button`), label: element.name }
