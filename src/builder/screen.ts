@@ -137,6 +137,9 @@ export function readControls(root: UiElement): ScreenControl[] {
         ...(pattern ? { datePattern: pattern } : {}),
       })
     } else if (element.role === 'combobox' || element.role === 'listbox') {
+      // A drop-down holding a text box (an editable combo: a user name box that suggests the
+      // names used before) takes any text: its box is the control, the options only suggestions.
+      if (element.children.some((c) => c.role === 'textbox')) continue
       const options = element.children.filter((c) => c.role === 'option').map((c) => c.name)
       // A native drop-down with no options at all (a tracker's empty "Subsystem" list) takes nothing (the
       // browser driver marks it read-only; older snapshots are read by this rule); a combobox the

@@ -19,6 +19,7 @@ import { Frontier } from './explore-frontier.ts'
 import { peekMenus } from './explore-menus.ts'
 import { aboutObject, isSearchBox, moveScore } from './explore-moves.ts'
 import { depth, foldPages, goTo, inOwnRow, type Move, sameMoves, walk } from './explore-walk.ts'
+import { keyRowStep } from './key-row.ts'
 import { listFitness, listsWithoutValues } from './list-screen.ts'
 
 export type { Move } from './explore-walk.ts'
@@ -109,7 +110,17 @@ export async function explore(
   // A sign-in screen in front of the app: sign in (steps that run only when it shows), then explore.
   const signedIn = await signIn(session, first)
   const prelude = signedIn?.steps ?? []
-  const home = start.length ? await walk(session, start) : (signedIn?.screen ?? first)
+  let home = start.length ? await walk(session, start) : (signedIn?.screen ?? first)
+  // A change to "the record with this title": its row is picked first (key-row.ts).
+  const keyed = keyRowStep(home.root, leaves, reading)
+  if (keyed) {
+    start = [...start, keyed.step]
+    home = await walk(session, [keyed.step], home)
+    session.progress(
+      'explore',
+      `The task acts on the record whose ${keyed.key.path} is “${String(keyed.key.value)}”: its row is picked first, so nothing else is edited`,
+    )
+  }
   const promise = (name: string) => moveScore(reading, name)
   const trip: Trip = {
     session,
