@@ -4,7 +4,11 @@
 // the mark was there). The screens are written out; no desktop needed.
 import { describe, expect, test } from 'bun:test'
 import { evaluateCondition } from '../../src/automation/index.ts'
+import { compose, decompose, type Plan } from '../../src/builder/compose/compose.ts'
+import { guardStep } from '../../src/builder/compose/finish-build.ts'
 import { classifyEnding } from '../../src/builder/observe/classify.ts'
+import { upTo } from '../../src/builder/verify/verify.ts'
+import type { Step } from '../../src/protocol/automation.ts'
 import type { UiElement } from '../../src/protocol/elements.ts'
 
 let refs = 0
@@ -64,5 +68,46 @@ describe('a record added from another window', () => {
     expect(ending?.message).toBe('Software Subscriptions $0.00')
     // A row of the same name already there is nothing new.
     expect(classifyEnding(tree(['Rent']), tree(['Rent']), [], ['Rent'])).toBeUndefined()
+  })
+})
+
+describe('the save’s check stays right before the submit', () => {
+  test('fields added to the prefix later (an extend build) go before it, and a replay up to the submit leaves it out', () => {
+    const click = (name: string): Step => ({
+      kind: 'click',
+      name,
+      target: { fingerprints: [{ by: 'role', role: 'button', name }], description: name },
+    })
+    const guard = guardStep({
+      name: 'Check the document has unsaved changes',
+      that: { kind: 'text', text: '*notes.txt' },
+      message: 'no unsaved changes',
+    })
+    const plan: Plan = {
+      app: { executable: 'mousepad' },
+      prefix: [{ kind: 'launch', name: 'Open' }, click('Replace All')],
+      guard,
+      submit: click('Save'),
+      wait: { name: 'Wait for the outcome' },
+      success: [{ kind: 'text', text: 'notes.txt' }],
+      branches: [],
+      tail: [],
+      scenarios: [],
+      mainScenario: 'Saved',
+    }
+    const again = decompose(compose(plan))!
+    expect(again.guard).toEqual(guard)
+    again.prefix.push(click('Match case'))
+    const steps = compose(again).steps.map((s) => s.name)
+    expect(steps.slice(0, 5)).toEqual([
+      'Open',
+      'Replace All',
+      'Match case',
+      'Check the document has unsaved changes',
+      'Save',
+    ])
+    const automation = compose(again)
+    const submit = automation.steps.findIndex((s) => s.name === 'Save')
+    expect(upTo(automation, submit).steps.map((s) => s.name)).toEqual(['Open', 'Replace All', 'Match case'])
   })
 })

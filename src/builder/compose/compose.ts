@@ -23,6 +23,11 @@ export interface Plan {
   signIn?: SignIn
   /** Launch, navigation and fills: everything before the submit. */
   prefix: Step[]
+  /**
+   * What must hold just before the submit for its ending to be evidence (a save needs unsaved
+   * changes: finish-build.ts), placed right before it whatever is added to the prefix later.
+   */
+  guard?: Step
   submit: Step
   wait: { name: string; timeoutMs?: number }
   /** Conditions of the main path's ending (empty until a sample has succeeded). */
@@ -50,7 +55,14 @@ export function compose(plan: Plan): Automation {
     app: plan.app,
     ...(plan.signIn ? { signIn: plan.signIn } : {}),
     mainScenario: plan.mainScenario,
-    steps: [...plan.prefix, plan.submit, ...(endings.length ? [wait] : []), ...plan.branches, ...plan.tail],
+    steps: [
+      ...plan.prefix,
+      ...(plan.guard ? [plan.guard] : []),
+      plan.submit,
+      ...(endings.length ? [wait] : []),
+      ...plan.branches,
+      ...plan.tail,
+    ],
     scenarios: plan.scenarios,
   }
   if (plan.outputs) automation.outputs = plan.outputs
@@ -67,10 +79,13 @@ export function decompose(automation: Automation): Plan | undefined {
   const branches = firstOther < 0 ? rest : rest.slice(0, firstOther)
   const scenarioWhens = automation.scenarios.flatMap((s) => (s.when ? [JSON.stringify(s.when)] : []))
   const conditions = wait.until.kind === 'anyOf' ? wait.until.conditions : [wait.until]
+  const before = automation.steps.slice(0, at - 1)
+  const guard = before.at(-1)?.kind === 'assert' ? before.pop() : undefined
   return {
     app: automation.app,
     ...(automation.signIn ? { signIn: automation.signIn } : {}),
-    prefix: automation.steps.slice(0, at - 1),
+    prefix: before,
+    ...(guard ? { guard } : {}),
     submit: automation.steps[at - 1]!,
     wait: { name: wait.name, ...(wait.timeoutMs ? { timeoutMs: wait.timeoutMs } : {}) },
     success: conditions.filter((c) => !scenarioWhens.includes(JSON.stringify(c))),

@@ -34,7 +34,7 @@ import {
   scenarioFor,
   uniqueName,
 } from './compose.ts'
-import { refuseOwnCollision, reportEnding, waitBudget } from './finish-build.ts'
+import { guardStep, refuseOwnCollision, reportEnding, waitBudget } from './finish-build.ts'
 
 /** The probe run gives up on an unknown ending after this long (the ending is then observed by hand). */
 const PROBE_WAIT_MS = 3_000
@@ -123,6 +123,8 @@ export async function extendBuild(session: BuildSession, automation: Automation)
   if (!ending)
     throw new BuildFailure('NO_OUTCOME', `Nothing visible changed after “${labelOf(plan.submit)}”.`)
   reportEnding(session, ending, observed.elapsedMs)
+  // A save's ending needs its check before the submit, as a first build's does (finish-build.ts).
+  if (ending.precondition && !plan.guard) plan.guard = guardStep(ending.precondition)
   const ctx = outputContext(observed, {
     ending,
     inputs,

@@ -55,7 +55,8 @@ export async function planAutomation(session: BuildSession, f: Finish): Promise<
   return {
     app: f.app,
     ...(signIn ? { signIn } : {}),
-    prefix: [launch, ...prefix, ...preconditionStep(f.ending)],
+    prefix: [launch, ...prefix],
+    ...(f.ending.precondition ? { guard: guardStep(f.ending.precondition) } : {}),
     submit: f.submit,
     wait: { name: 'Wait for the outcome', ...waitBudget(f.observed.elapsedMs ?? 0) },
     success: [],
@@ -67,10 +68,8 @@ export async function planAutomation(session: BuildSession, f: Finish): Promise<
 }
 
 /** The ending's precondition, checked just before the submit (a save needs unsaved changes). */
-function preconditionStep(ending: Ending): Step[] {
-  if (!ending.precondition) return []
-  const { name, that, message } = ending.precondition
-  return [{ kind: 'assert', name, that, message, timeoutMs: 3_000 }]
+export function guardStep({ name, that, message }: NonNullable<Ending['precondition']>): Step {
+  return { kind: 'assert', name, that, message, timeoutMs: 3_000 }
 }
 
 export function composeAutomation(session: BuildSession, plan: Plan): Automation {

@@ -24,5 +24,38 @@ export async function fillSample(
       `None of the sample’s values (${leaves.map((l) => `“${l.path}”`).join(', ')}) found a field on “${pages.screen.window.title}”. ` +
         'Answer map_field with the field each value goes into, or rename the keys after the fields’ labels.',
     )
-  return pages
+  return { ...pages, steps: pages.steps.map((step) => checkedKey(step, used)) }
+}
+
+/**
+ * A value the way to the form already picked the record by (the row showing the title, before
+ * "Edit Entry…") is not typed again into the record's own field: it is checked there. A run whose
+ * click picked another record then stops with the record's title in view, instead of renaming that
+ * record after the caller's key (docs/builder.md, "Records looked up by a key").
+ */
+export function checkedKey(step: Step, used: InputLeaf[]): Step {
+  if (step.kind !== 'fill') return step
+  const key = used.find((l) => step.value.trim() === `{{${l.path}}}`)
+  if (!key) return step
+  const role = step.target.fingerprints.find((f) => 'role' in f && f.role)
+  return {
+    kind: 'assert',
+    name: `Check the record open is “${step.value}”`,
+    that: {
+      kind: 'appears',
+      target: {
+        fingerprints: [
+          {
+            by: 'text',
+            text: step.value,
+            match: 'exact',
+            ...(role && 'role' in role && role.role ? { role: role.role } : {}),
+          },
+        ],
+        description: `${step.target.description} showing the caller’s ${key.path}`,
+      },
+    },
+    message: `The record open is not the one whose ${key.path} the call gave: nothing was changed`,
+    timeoutMs: 5_000,
+  }
 }

@@ -11,7 +11,8 @@ const unmarked = (title: string) => title.replace(MODIFIED_MARKS, ' ').replace(/
 /** The old title is the new one with a "modified" mark, and the new one has none: a save. */
 export function lostModifiedMark(before: string, after: string): boolean {
   const now = after.replace(/\s+/g, ' ').trim()
-  return now !== '' && before !== after && unmarked(after) === now && unmarked(before) === now
+  const marked = new RegExp(MODIFIED_MARKS.source, 'i').test(before)
+  return now !== '' && marked && unmarked(after) === now && unmarked(before) === now
 }
 
 /**

@@ -128,18 +128,13 @@ async function checkOnce(
 ): Promise<RunOutcome> {
   const { after, sendIndex = submitIndex } = evidence
   const end = Math.min(sendIndex, submitIndex)
-  // The ending's check just before the submit (a save needs unsaved changes: finish-build.ts)
-  // held on the sample's own run, which made the change; replayed after it, there is nothing left
-  // to change, so it is left out here and checked on every live call.
-  const guard = automation.steps[end - 1]
   const replayed = upTo(automation, end)
-  if (guard?.kind === 'assert') {
-    replayed.steps = replayed.steps.filter((s) => s !== guard)
+  const guard = automation.steps[end - 1]
+  if (guard?.kind === 'assert' && !replayed.steps.includes(guard))
     session.progress(
       'verify',
       `“${guard.name}” held on the sample’s own run; it is checked again on every live call`,
     )
-  }
   const before = await runOnce(session, replayed, input)
   if (before.status === 'failed') {
     const gone = await recordGone(session, automation, before, input, end, after)
@@ -154,9 +149,16 @@ async function checkOnce(
   return { ...rest, startedAt: before.startedAt, finishedAt: at }
 }
 
-/** The automation's steps before index `end` (the submit), with no scenarios: nothing is committed. */
+/**
+ * The automation's steps before index `end` (the submit), with no scenarios: nothing is committed.
+ * Nor is a check right before the submit (compose.ts `guard`: a save needs unsaved changes): it
+ * held on the sample's own run, which made the change, and a replay after that run has nothing
+ * left to change; every live call checks it.
+ */
 export function upTo(automation: Automation, end: number): Automation {
-  return { ...automation, steps: automation.steps.slice(0, end), scenarios: [] }
+  const steps = automation.steps.slice(0, end)
+  if (steps.at(-1)?.kind === 'assert') steps.pop()
+  return { ...automation, steps, scenarios: [] }
 }
 
 /** Where the committing step is: the step just before the first wait for the outcome. */

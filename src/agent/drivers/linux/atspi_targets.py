@@ -149,9 +149,10 @@ MENU_BARS = {}  # window key → its menu bars, found once per window
 def menu_bars(top, budget=250):
     """The window's menu bars: near its top, outside its content."""
     key = key_of(top)
-    known = [bar for bar in MENU_BARS.get(key, []) if alive_state(bar) is not None]
-    if known:
-        return known
+    if key in MENU_BARS:
+        known = [bar for bar in MENU_BARS[key] if alive_state(bar) is not None]
+        if len(known) == len(MENU_BARS[key]):
+            return known  # also a window with none: dialogs rarely have a menu bar
     found, queue, seen = [], [(top, 0)], 0
     while queue and seen < budget:
         node, depth = queue.pop(0)
