@@ -4,7 +4,7 @@
 // the mark was there). The screens are written out; no desktop needed.
 import { describe, expect, test } from 'bun:test'
 import { evaluateCondition } from '../../src/automation/index.ts'
-import { compose, decompose, type Plan } from '../../src/builder/compose/compose.ts'
+import { compose, decompose, type Plan, submitIndexOf } from '../../src/builder/compose/compose.ts'
 import { guardStep } from '../../src/builder/compose/finish-build.ts'
 import { classifyEnding } from '../../src/builder/observe/classify.ts'
 import { upTo } from '../../src/builder/verify/verify.ts'
@@ -108,6 +108,8 @@ describe('the save’s check stays right before the submit', () => {
     ])
     const automation = compose(again)
     const submit = automation.steps.findIndex((s) => s.name === 'Save')
+    // Where verifying looks for the submit (verify-build.ts) is where compose put it.
+    expect(submitIndexOf(again)).toBe(submit)
     expect(upTo(automation, submit).steps.map((s) => s.name)).toEqual(['Open', 'Replace All', 'Match case'])
   })
 })

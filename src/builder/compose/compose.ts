@@ -42,6 +42,11 @@ export interface Plan {
   outputs?: Record<string, string>
 }
 
+/** Where the plan's submit lands among the composed steps (after the prefix and its guard). */
+export function submitIndexOf(plan: Plan): number {
+  return plan.prefix.length + (plan.guard ? 1 : 0)
+}
+
 export function compose(plan: Plan): Automation {
   const endings = [...plan.success, ...plan.scenarios.flatMap((s) => (s.when ? [s.when] : []))]
   const wait: Step = {

@@ -32,6 +32,7 @@ import {
   knownEnding,
   type Plan,
   scenarioFor,
+  submitIndexOf,
   uniqueName,
 } from './compose.ts'
 import { guardStep, refuseOwnCollision, reportEnding, waitBudget } from './finish-build.ts'
@@ -172,7 +173,7 @@ export async function extendBuild(session: BuildSession, automation: Automation)
   )
   const verified = await verify(session, extended, sample, target, {
     after: observed.after,
-    submitIndex: plan.prefix.length,
+    submitIndex: submitIndexOf(plan),
   })
   return { ok: true, ...verified, scenario: target.scenario, outcome: target.outcome }
 }

@@ -2,7 +2,7 @@
 // sample (up to the committing step on a live app, or the send in the record's own row) and on
 // every earlier sample (verify.ts); only a verified automation is handed back.
 import type { Automation } from '../../protocol/automation.ts'
-import type { Plan } from '../compose/compose.ts'
+import { type Plan, submitIndexOf } from '../compose/compose.ts'
 import type { Finish } from '../compose/finish-build.ts'
 import type { BuildResult } from '../contract.ts'
 import type { Target } from '../outputs/outputs-or-scenario.ts'
@@ -21,7 +21,7 @@ export async function verifyBuild(
   const sendAt = plan.prefix.indexOf(f.firstSend)
   const verified = await verify(session, automation, session.request.sample, target, {
     after: f.observed.after,
-    submitIndex: plan.prefix.length,
+    submitIndex: submitIndexOf(plan),
     ...(plan.opened ? { next: [plan.opened] } : {}),
     ...(sendAt >= 0 && f.sendsInRow ? { sendIndex: sendAt } : {}),
   })
