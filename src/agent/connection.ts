@@ -111,7 +111,7 @@ export class AgentConnection {
     const url = socketUrl(this.opts.server)
     const tls = url.startsWith('wss:') ? await this.#tlsOptions(url) : this.#warnPlain(url)
     if (tls === null || this.#stopped) return
-    // An agent with a credential names it on the upgrade too (public-paths.ts AGENT_CLAIM_HEADER).
+    // An agent with a credential names it on the upgrade too (messages.ts AGENT_CLAIM_HEADER).
     const { auth } = this.opts.hello()
     const headers: Record<string, string> =
       auth.kind === 'credential' ? { [AGENT_CLAIM_HEADER]: `${auth.desktopId} ${auth.secret}` } : {}

@@ -4,6 +4,8 @@ import type { UiElement } from '../protocol/elements.ts'
 import { type DatePart, datePartOf, partFilter, partOfOptions } from './map/value-adapters.ts'
 import type { ScreenControl } from './screen.ts'
 
+const NATIVE_DATE_TYPES = new Set(['date', 'datetime-local', 'month', 'week', 'time'])
+
 /**
  * Three boxes or lists side by side for the day, month and year of one date (in any order)
  * become one `date-parts` control named by the caption before the group ("Visit date").
@@ -63,4 +65,27 @@ function together(index: TreeIndex, trio: ScreenControl[]): boolean {
   }
   const [a, b, c] = trio.map(near)
   return a!.some((p) => p && b!.includes(p) && c!.includes(p))
+}
+
+/**
+ * The inner day/month/year spin buttons of a native date input, when this element is that input
+ * (its HTML type says so, or it holds exactly such parts and Chromium's "Show date picker" button).
+ */
+export function nativeDateParts(element: UiElement): UiElement[] | undefined {
+  if (element.inputType && NATIVE_DATE_TYPES.has(element.inputType))
+    return element.children.flatMap((c) => [c, ...c.children])
+  if (element.role !== 'generic' && element.role !== 'textbox') return undefined
+  const spins = element.children.filter((c) => c.role === 'spinbutton')
+  const parts = new Set(spins.map((s) => datePartOf(s.name)))
+  const picker = element.children.some((c) => c.role === 'button' && /date picker/i.test(c.name))
+  if (spins.length === 3 && parts.has('day') && parts.has('month') && parts.has('year') && picker)
+    return element.children
+  return undefined
+}
+
+/** An inner part of a native date input that has no element of its own to fill (e.g. in a bare table cell). */
+export function isDateInternal(index: TreeIndex, element: UiElement): boolean {
+  if (element.role !== 'spinbutton' || !datePartOf(element.name)) return false
+  const siblings = index.parent.get(element)?.children ?? []
+  return siblings.some((c) => c.role === 'button' && /date picker/i.test(c.name))
 }

@@ -7,7 +7,7 @@ import { openDialogs } from '../automation/conditions.ts'
 import { ancestors, indexTree, inFoldedMenu, type TreeIndex } from '../automation/element-tree.ts'
 import type { UiElement, UiRole } from '../protocol/elements.ts'
 import { type DatePart, datePartOf, datePattern } from './map/value-adapters.ts'
-import { mergeDateParts } from './screen-date-parts.ts'
+import { isDateInternal, mergeDateParts, nativeDateParts } from './screen-date-parts.ts'
 
 export type ControlKind = 'text' | 'select' | 'checkbox' | 'radio-group' | 'date' | 'date-parts'
 
@@ -63,7 +63,6 @@ const CONTROL_ROLES = new Set<UiRole>([
 const ACTION_ROLES = new Set<UiRole>(['button', 'link', 'menuitem', 'tab', 'treeitem'])
 /** Texts that caption the control after them (a column header names its column instead; a heading names a section, not a field). */
 const CAPTION_ROLES = new Set<UiRole>(['text', 'rowheader', 'cell', 'link'])
-const NATIVE_DATE_TYPES = new Set(['date', 'datetime-local', 'month', 'week', 'time'])
 const SHAPES = new Set<string>(['email', 'date', 'number', 'search', 'tel', 'url', 'time'])
 /** A caption longer than this is a sentence of help text, not a label. */
 const CAPTION_MAX = 60
@@ -137,8 +136,7 @@ export function readControls(root: UiElement): ScreenControl[] {
         ...(pattern ? { datePattern: pattern } : {}),
       })
     } else if (element.role === 'combobox' || element.role === 'listbox') {
-      // A drop-down holding a text box (an editable combo: a user name box that suggests the
-      // names used before) takes any text: its box is the control, the options only suggestions.
+      // A drop-down holding a text box (an editable combo) takes any text: the box is the control.
       if (element.children.some((c) => c.role === 'textbox')) continue
       const options = element.children.filter((c) => c.role === 'option').map((c) => c.name)
       // A native drop-down with no options at all (a tracker's empty "Subsystem" list) takes nothing (the
@@ -204,29 +202,6 @@ export function readControls(root: UiElement): ScreenControl[] {
     control.key = count === 1 ? base : `${base}-${count}`
   }
   return merged
-}
-
-/**
- * The inner day/month/year spin buttons of a native date input, when this element is that input
- * (its HTML type says so, or it holds exactly such parts and Chromium's "Show date picker" button).
- */
-function nativeDateParts(element: UiElement): UiElement[] | undefined {
-  if (element.inputType && NATIVE_DATE_TYPES.has(element.inputType))
-    return element.children.flatMap((c) => [c, ...c.children])
-  if (element.role !== 'generic' && element.role !== 'textbox') return undefined
-  const spins = element.children.filter((c) => c.role === 'spinbutton')
-  const parts = new Set(spins.map((s) => datePartOf(s.name)))
-  const picker = element.children.some((c) => c.role === 'button' && /date picker/i.test(c.name))
-  if (spins.length === 3 && parts.has('day') && parts.has('month') && parts.has('year') && picker)
-    return element.children
-  return undefined
-}
-
-/** An inner part of a native date input that has no element of its own to fill (e.g. in a bare table cell). */
-function isDateInternal(index: TreeIndex, element: UiElement): boolean {
-  if (element.role !== 'spinbutton' || !datePartOf(element.name)) return false
-  const siblings = index.parent.get(element)?.children ?? []
-  return siblings.some((c) => c.role === 'button' && /date picker/i.test(c.name))
 }
 
 /** Hints shown in an empty field look like this: "Search orders…", "DD/MM/YYYY", "e.g. 12". */

@@ -10,6 +10,7 @@ import type { Step } from '../../protocol/automation.ts'
 import type { UiElement } from '../../protocol/elements.ts'
 import type { InputLeaf } from '../input-leaves.ts'
 import type { PromptReading } from '../locate/prompt.ts'
+import { columnOf } from '../selector-design.ts'
 import { actionOf, stems } from '../words.ts'
 
 /** Tasks that act on a record that already exists. */
@@ -45,7 +46,7 @@ export function keyRowStep(
       if (cells.length !== 1) continue
       // The value is the key only under a column named after it ("Title" for the title): a new
       // value that happens to show in another column ("alice" as some entry's user name) is not.
-      const column = columnOf(rows, cells[0]!)
+      const column = columnOf(root, cells[0]!)
       if (!column || !named.every((w) => stems(column).includes(w))) continue
       const step: Step = {
         kind: 'click',
@@ -69,14 +70,4 @@ export function keyRowStep(
     }
   }
   return undefined
-}
-
-/** The header of the cell's column: the header row's cell at its place (aligned from the right). */
-function columnOf(rows: UiElement[], cell: UiElement): string | undefined {
-  const header = rows.find((r) => r.children.some((c) => c.role === 'columnheader'))
-  const row = rows.find((r) => r.children.includes(cell))
-  if (!header || !row) return undefined
-  const heads = header.children.filter((c) => c.role === 'columnheader')
-  const cells = row.children.filter((c) => c.role === 'cell' || c.role === 'rowheader')
-  return heads[cells.indexOf(cell) - Math.max(0, cells.length - heads.length)]?.name.trim() || undefined
 }

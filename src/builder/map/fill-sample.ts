@@ -37,7 +37,7 @@ export function checkedKey(step: Step, used: InputLeaf[]): Step {
   if (step.kind !== 'fill') return step
   const key = used.find((l) => step.value.trim() === `{{${l.path}}}`)
   if (!key) return step
-  const role = step.target.fingerprints.find((f) => 'role' in f && f.role)
+  const role = step.target.fingerprints.flatMap((f) => ('role' in f && f.role ? [f.role] : []))[0]
   return {
     kind: 'assert',
     name: `Check the record open is “${step.value}”`,
@@ -49,7 +49,7 @@ export function checkedKey(step: Step, used: InputLeaf[]): Step {
             by: 'text',
             text: step.value,
             match: 'exact',
-            ...(role && 'role' in role && role.role ? { role: role.role } : {}),
+            ...(role ? { role } : {}),
           },
         ],
         description: `${step.target.description} showing the caller’s ${key.path}`,

@@ -157,10 +157,8 @@ export function classifyEnding(
       name: `${closed.name} done`,
     }
   }
-  // A new title is evidence only when the old one did not already show it: else every run would
-  // pass whatever the submit did (docs/builder.md, "Outputs: what counts as evidence"). A title
-  // that lost just its "modified" mark ("*notes.txt" → "notes.txt") is the one exception: the
-  // document was saved, and a run whose save did not happen keeps the mark.
+  // A new title is evidence only when the old one did not already show it, else every run would pass
+  // (docs/builder.md, "Outputs: what counts as evidence"); one that lost just its "modified" mark is a save.
   if (lostModifiedMark(before.name, after.name))
     return { ...finish('screen', after.name, after), ...savedTitle(before, after, inputs), name: 'Saved' }
   if (after.name !== before.name && !before.name.includes(after.name))

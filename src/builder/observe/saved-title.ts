@@ -6,13 +6,13 @@ import { generaliseText } from '../generalise.ts'
 
 /** What editors add to a window's title while a document has unsaved changes: "*", "●", "(modified)". */
 const MODIFIED_MARKS = /[*•●]|[([]\s*(modified|changed|unsaved)\s*[)\]]/gi
-const unmarked = (title: string) => title.replace(MODIFIED_MARKS, ' ').replace(/\s+/g, ' ').trim()
+const plain = (title: string) => title.replace(/\s+/g, ' ').trim()
+const unmarked = (title: string) => plain(title.replace(MODIFIED_MARKS, ' '))
 
 /** The old title is the new one with a "modified" mark, and the new one has none: a save. */
 export function lostModifiedMark(before: string, after: string): boolean {
-  const now = after.replace(/\s+/g, ' ').trim()
-  const marked = new RegExp(MODIFIED_MARKS.source, 'i').test(before)
-  return now !== '' && marked && unmarked(after) === now && unmarked(before) === now
+  const now = plain(after)
+  return now !== '' && unmarked(after) === now && unmarked(before) === now && plain(before) !== now
 }
 
 /**

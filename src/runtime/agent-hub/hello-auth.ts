@@ -66,3 +66,14 @@ export function authenticateHello(ctx: AppContext, hello: Hello): HelloVerdict {
     ? { ok: false, code: CLOSE.REVOKED, reason: 'this desktop was revoked' }
     : { ok: false, code: CLOSE.AUTH_FAILED, reason: 'unknown desktop or wrong credential' }
 }
+
+/**
+ * The desktop whose credential a socket's upgrade named (AGENT_CLAIM_HEADER: "<desktopId>
+ * <secret>"), when it is right: where the socket waits for its hello (pending-hellos.ts). The
+ * hello is authenticated again all the same.
+ */
+export function claimedDesktop(ctx: AppContext, claim?: string | null): string | undefined {
+  const [desktopId, secret, ...rest] = (claim ?? '').trim().split(/\s+/)
+  if (!desktopId || !secret || rest.length || desktopId.length > 64 || secret.length > 256) return
+  return authenticateDesktop(ctx, desktopId, secret)?.id
+}

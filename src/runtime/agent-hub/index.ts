@@ -1,12 +1,7 @@
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
-import {
-  authenticateDesktop,
-  getDesktop,
-  markAllOffline,
-  setDesktopStatus,
-} from '../../modules/desktops/service.ts'
+import { getDesktop, markAllOffline, setDesktopStatus } from '../../modules/desktops/service.ts'
 import type { Automation } from '../../protocol/automation.ts'
 import {
   AgentMessage,
@@ -22,7 +17,7 @@ import {
 } from '../../protocol/messages.ts'
 import { automationDigest, signRun } from '../../protocol/run-signature.ts'
 import type { Service } from '../service.ts'
-import { authenticateHello } from './hello-auth.ts'
+import { authenticateHello, claimedDesktop } from './hello-auth.ts'
 import { PendingHellos } from './pending-hellos.ts'
 import { AgentLostError, PendingRuns } from './pending-runs.ts'
 import { type PreviewFrame, PreviewRelay } from './preview-relay.ts'
@@ -90,7 +85,6 @@ export class AgentHub implements Service {
   }
 
   // ── socket lifecycle (called by the WebSocket route) ─────────────────────────
-  /** `claim` is the upgrade's AGENT_CLAIM_HEADER ("<desktopId> <secret>"), when it had one. */
   open(socket: AgentSocket, claim?: string | null): AgentSession {
     const session = new AgentSession(socket)
     if (this.#stopped) {
@@ -98,7 +92,7 @@ export class AgentHub implements Service {
       return session
     }
     // Until its hello, a socket is anonymous: its caps and deadline are in pending-hellos.ts.
-    this.#pending.add(session, socket.remoteAddress ?? '', this.#claimed(claim))
+    this.#pending.add(session, socket.remoteAddress ?? '', claimedDesktop(this.ctx, claim))
     return session
   }
 
@@ -313,13 +307,6 @@ export class AgentHub implements Service {
   }
 
   // ── internals ───────────────────────────────────────────────────────────────
-  /** The desktop whose credential the upgrade carried, when it is right; it is checked again at hello. */
-  #claimed(claim?: string | null): string | undefined {
-    const [desktopId, secret, ...rest] = (claim ?? '').trim().split(/\s+/)
-    if (!desktopId || !secret || rest.length || desktopId.length > 64 || secret.length > 256) return
-    return authenticateDesktop(this.ctx, desktopId, secret)?.id
-  }
-
   #require(desktopId: string): AgentSession {
     const session = this.#sessions.get(desktopId)
     if (!session) throw new AppError('SERVICE_UNAVAILABLE', `Desktop ${desktopId} is not connected`)

@@ -218,9 +218,8 @@ function mapTable(node: HelperNode, context: MappingContext): UiElement {
     for (const mapped of mapAdjusted(child, 'table', context)) place(child, mapped, child.row)
   }
   const rowElements: UiElement[] = []
-  // Hidden columns (a Qt view's Password or Expires) keep their header, with no place on screen and
-  // no cell: left out, so the headers line up with the cells, as on screen. Headers come in column
-  // order, one per column, when the toolkit lists them all.
+  // Hidden columns (Qt's Password, Expires) keep a header with no place and no cell: left out, so
+  // headers line up with cells. Headers come one per column, in order, when all are listed.
   const filled = new Set([...rows.values()].flatMap((r) => r.cells.map((c) => c.column)))
   const shown =
     headers.length === node.columns?.length
