@@ -74,6 +74,8 @@ function fileState(path: string, size: number): FileState {
       section = header[1]!
       continue
     }
+    // A blank line holds no setting: one that moved because a section was added is no change.
+    if (!line.trim()) continue
     const eq = /^\s*([^=#;\s][^=]*?)\s*=/.exec(line)
     lines.set(eq ? `key:${section ? `[${section}] ` : ''}${eq[1]}` : `line:${i}`, line)
   }

@@ -8,6 +8,7 @@ import type { UiElement, UiRole } from '../../protocol/elements.ts'
 import { generaliseText, nameFromMessage, outcomeSignature, successName } from '../generalise.ts'
 import type { InputLeaf } from '../input-leaves.ts'
 import { splitWords } from '../words.ts'
+import { closedCondition, closedDialog, closedName } from './closed-dialog.ts'
 import { lostModifiedMark, savedTitle } from './saved-title.ts'
 import { appeared, counterpart, flaggedControls, within } from './ui-diff.ts'
 
@@ -130,31 +131,18 @@ export function classifyEnding(
   // A record dialog (a desktop app's "Add contact", a web app's modal form) that closed on its
   // submit: the dialog going away is the ending every run shows; the row it added, if one did,
   // is what it says. Its closing is the condition, since a row's values are the caller's own.
-  const closed = closedDialog(before, after, fields)
+  const closed = closedDialog(before, after, fields, inputs)
   if (closed) {
     const row = fresh.find((e) => ROW_ROLES.has(e.role))
-    const said = row?.name ?? `“${closed.name}” closed`
-    // Gone, with no alert in its place: a selector is present when its first fingerprint that
-    // matches anything does, so this one is absent only when neither the dialog nor an alert shows
-    // ("Cannot add an account, this name already exists" after the dialog closed is no success).
-    const condition: Condition = {
-      kind: 'disappears',
-      target: {
-        fingerprints: [
-          { by: 'role', role: closed.role, name: closed.name, match: 'exact' },
-          { by: 'role', role: 'alertdialog', name: '.*', match: 'regex' },
-        ],
-        description: `the “${closed.name}” ${closed.role} (or an alert in its place)`,
-      },
-    }
+    const bare = closedName(closed, inputs)
     return {
       kind: 'screen',
-      message: said,
+      message: row?.name ?? `“${bare}” closed`,
       ...(row ? { messageElement: row } : {}),
       appeared: fresh,
-      condition,
-      signature: outcomeSignature('screen', `“${closed.name}” closed`, inputs),
-      name: `${closed.name} done`,
+      condition: closedCondition(closed, inputs),
+      signature: outcomeSignature('screen', `“${bare}” closed`, inputs),
+      name: `${bare} done`,
     }
   }
   // A new title is evidence only when the old one did not already show it, else every run would pass
@@ -176,19 +164,6 @@ export function classifyEnding(
 }
 
 const ROW_ROLES = new Set<UiRole>(['row', 'listitem', 'treeitem'])
-
-/**
- * The modal dialog that closed on the submit, when the after-screen no longer shows it (paired by
- * role and name: refs differ between snapshots). When several closed, the one holding the fields.
- */
-function closedDialog(before: UiElement, after: UiElement, fields: UiElement[]): UiElement | undefined {
-  const open = new Set(openDialogs(after).map((d) => `${d.role}:${d.name}`))
-  const gone = openDialogs(before).filter((d) => d.name && !open.has(`${d.role}:${d.name}`))
-  if (gone.length <= 1) return gone[0]
-  // The fields are from the screen they were mapped on: their counterparts here say where they are.
-  const here = fields.flatMap((f) => counterpart(before, f) ?? [])
-  return gone.find((d) => here.some((f) => within(before, d, f)))
-}
 
 /** Containers of the fields in the after-snapshot, up to two levels up (their form and section). */
 function fieldContainers(after: UiElement, fields: UiElement[]): UiElement[] {
