@@ -34,9 +34,10 @@ export function closedDialog(
       all.indexOf(d) === i &&
       !afterDialogs.some((a) => a.role === d.role && namedAlike(a.name, d.name, inputs)),
   )
-  // A window that stayed open under another title still holds the fields: it did not close.
+  // A window that stayed open under another title still shows its fields: it did not close.
   const stillThere = (d: UiElement) =>
-    !d.states.includes('modal') && fields.some((f) => counterpart(after, f) !== undefined)
+    !d.states.includes('modal') &&
+    here.some((f) => within(before, d, f) && counterpart(after, f) !== undefined)
   const closed = gone.filter((d) => !stillThere(d))
   if (closed.length <= 1) return closed[0]
   return closed.find(holdsFields)
