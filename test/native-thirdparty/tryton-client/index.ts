@@ -80,8 +80,11 @@ export const app: NativeThirdPartyApp<TrytonClient> = {
         // Every job signs in first, and the client stores what each sign-in gives it.
         ownState: [
           {
-            path: /^\.config\/tryton\/6\.0\/(device_cookies|tryton\.conf)$/,
-            why: 'each sign-in stores a device cookie and the user’s language the server sent',
+            path: /^\.config\/tryton\/6\.0\/(device_cookies|tryton\.conf|known_hosts|accel\.map)$/,
+            why:
+              'each sign-in stores a device cookie, the user’s language the server sent and the ' +
+              'server’s fingerprint (known_hosts, tryton/fingerprints.py), and quitting after one ' +
+              'saves the menus’ shortcuts (accel.map, tryton/gui/main.py do_shutdown)',
           },
         ],
         parties: () => tryton.parties(),
