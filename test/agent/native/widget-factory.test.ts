@@ -242,6 +242,28 @@ describe('gtk3-widget-factory through the desktop driver', () => {
     expect(selected.map((row) => row.name)).toEqual(['Begga 615 693'])
   }, 60_000)
 
+  test('a row partly below the list is scrolled in whole before the click, which then selects it', async () => {
+    const { window } = await fresh()
+    const page3 = await showPage(window, 'Page 3')
+    const table = one(
+      page3,
+      (e) => e.role === 'table' && e.children[0]?.children[0]?.name === 'Name',
+      'the tree view',
+    )
+    const box = (e: UiElement) => e.bounds ?? { x: 0, y: 0, width: 0, height: 0 }
+    const bottom = box(table).y + box(table).height
+    // The last row GTK places on screen: its lower edge is at or past the list's.
+    const shown = all(page3, (e) => e.role === 'cell' && e.name !== '' && box(e).height > 0)
+    const last = shown.reduce((a, b) => (box(b).y > box(a).y ? b : a))
+    expect(box(last).y + box(last).height).toBeGreaterThan(bottom - 16)
+    await driver.act(window.id, { kind: 'click', ref: last.ref })
+    const after = await driver.snapshot(window.id)
+    const now = one(after, (e) => e.role === 'cell' && e.name === last.name, last.name)
+    expect(box(now).y + box(now).height).toBeLessThanOrEqual(bottom - 16)
+    const selected = all(after, (e) => e.role === 'row' && e.states.includes('selected'))
+    expect(selected.map((row) => row.name.split(' ')[0])).toEqual([last.name.split(' ')[0]])
+  }, 60_000)
+
   test('a list box: select picks an option by its text', async () => {
     const { window } = await fresh()
     const page3 = await showPage(window, 'Page 3')

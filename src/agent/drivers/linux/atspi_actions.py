@@ -8,6 +8,7 @@ from atspi_common import (
     CLICK_ACTIONS, COMBO_ROLES, S, SKIPPED_ROLES, TABLE_ROLES, Atspi, Fail, alive_state, bus_of, interfaces,
     number_text, rect, role_of, safe, text_of,
 )
+from atspi_scroll import into_view
 from atspi_tree import app_pid, app_windows, children_of, find_window, resolve
 from atspi_x11 import X
 
@@ -107,6 +108,8 @@ def act_click(acc, action):
         # A user's click on a row selects it ('activate' would open it, like a double click).
         states = alive_state(acc)
         if states is not None and states.contains(S.SHOWING) and rect(acc):
+            if X.has_xtest():
+                into_view(acc)
             return synthetic_click(acc)
         if select_child_of_parent(acc):
             return None

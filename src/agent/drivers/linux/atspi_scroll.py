@@ -1,0 +1,48 @@
+# Scrolling a list so that the item about to be clicked shows whole, for the AT-SPI helper's
+# clicks (atspi_actions): toolkits report a clipped row's full extents, and its centre may lie
+# under the list's scroll bar or the pane next to it.
+import time
+
+from atspi_common import TABLE_ROLES, rect, role_of, safe
+from atspi_x11 import X
+
+LIST_VIEWS = TABLE_ROLES | {'list', 'list box', 'tree'}
+# What a list's own scroll bar may cover along its bottom edge, in pixels.
+SCROLL_BAR = 16
+
+
+def list_view_of(acc):
+    view = safe(acc.get_parent)
+    for _ in range(3):
+        if view is None or role_of(view) in LIST_VIEWS:
+            return view
+        view = safe(view.get_parent)
+    return None
+
+
+def into_view(acc):
+    """A row's item partly outside its list's visible area is scrolled in first (a wheel notch over
+    the list at a time, as a person scrolls), so the click lands on it and not on a scroll bar, a
+    header or the pane next to the list. A list that does not move is left as it is."""
+    view = list_view_of(acc)
+    if view is None:
+        return
+    header = safe(lambda: view.get_column_header(0))
+    for _ in range(12):
+        r, box = rect(acc), rect(view)
+        if r is None or box is None:
+            return
+        top = box['y']
+        head = rect(header) if header is not None else None
+        if head is not None and head['y'] >= box['y'] and head['y'] + head['height'] <= box['y'] + box['height']:
+            top = head['y'] + head['height']
+        below = r['y'] + r['height'] > box['y'] + box['height'] - SCROLL_BAR
+        above = r['y'] < top
+        if below == above:
+            return
+        X.scroll(box['x'] + box['width'] / 2, box['y'] + box['height'] / 2, 5 if below else 4, 1)
+        deadline = time.monotonic() + 0.5
+        while rect(acc) == r and time.monotonic() < deadline:
+            time.sleep(0.02)
+        if rect(acc) == r:
+            return
