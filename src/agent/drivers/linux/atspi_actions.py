@@ -8,7 +8,7 @@ from atspi_common import (
     CLICK_ACTIONS, COMBO_ROLES, S, SKIPPED_ROLES, TABLE_ROLES, Atspi, Fail, alive_state, bus_of, interfaces,
     number_text, rect, role_of, safe, text_of,
 )
-from atspi_scroll import into_view
+from atspi_ready import focus_and_wait, into_view
 from atspi_tree import app_pid, app_windows, children_of, find_window, resolve
 from atspi_x11 import X
 
@@ -148,11 +148,17 @@ def act_fill(acc, value):
     if 'EditableText' in ifaces:
         if states is not None and not states.contains(S.EDITABLE):
             raise Fail('UNSUPPORTED_ACTION', f'The {role} is read-only')
+        # Focused first, as a person clicks into a box before typing: an app may load the box
+        # afresh when it gains focus (a spreadsheet's formula bar takes the cell's content when
+        # editing starts), which would undo text set before.
+        typing = bool(os.environ.get('DISPLAY')) and X.has_xtest()
+        if typing:
+            raise_window_of(acc)
+            typing = focus_and_wait(acc)
         if acc.set_text_contents(value):
             # Apps that react to typing only (Osmo enables its OK on key presses) see a key too:
             # End, which moves the caret and changes nothing.
-            if os.environ.get('DISPLAY') and X.has_xtest() and safe(acc.grab_focus, False):
-                raise_window_of(acc)
+            if typing:
                 X.press_chord('End')
             return None
     if states is not None and states.contains(S.EDITABLE):

@@ -9,8 +9,8 @@ import actions from './atspi_actions.py' with { type: 'text' }
 import apps from './atspi_apps.py' with { type: 'text' }
 import common from './atspi_common.py' with { type: 'text' }
 import events from './atspi_events.py' with { type: 'text' }
+import ready from './atspi_ready.py' with { type: 'text' }
 import record from './atspi_record.py' with { type: 'text' }
-import scroll from './atspi_scroll.py' with { type: 'text' }
 import targets from './atspi_targets.py' with { type: 'text' }
 import tree from './atspi_tree.py' with { type: 'text' }
 import x11 from './atspi_x11.py' with { type: 'text' }
@@ -28,7 +28,7 @@ export const ATSPI_HELPER_FILES: Readonly<Record<string, string>> = {
   'atspi_apps.py': apps,
   'atspi_x11.py': x11,
   'atspi_record.py': record,
-  'atspi_scroll.py': scroll,
+  'atspi_ready.py': ready,
   'atspi_targets.py': targets,
   'atspi_xrecord.py': xrecord,
 }

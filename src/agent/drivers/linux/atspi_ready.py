@@ -1,9 +1,10 @@
-# Scrolling a list so that the item about to be clicked shows whole, for the AT-SPI helper's
-# clicks (atspi_actions): toolkits report a clipped row's full extents, and its centre may lie
-# under the list's scroll bar or the pane next to it.
+# Getting an element ready for a person's input, for the AT-SPI helper's actions (atspi_actions):
+# a list scrolled so that the item about to be clicked shows whole (toolkits report a clipped
+# row's full extents, and its centre may lie under the list's scroll bar or the pane next to it),
+# and a box focused before it is filled (an app may load a box afresh when it gains focus).
 import time
 
-from atspi_common import TABLE_ROLES, rect, role_of, safe
+from atspi_common import TABLE_ROLES, S, alive_state, rect, role_of, safe
 from atspi_x11 import X
 
 LIST_VIEWS = TABLE_ROLES | {'list', 'list box', 'tree'}
@@ -46,3 +47,16 @@ def into_view(acc):
             time.sleep(0.02)
         if rect(acc) == r:
             return
+
+
+def focus_and_wait(acc):
+    """Focus on the element, answered once the app says it has it (briefly: some never say)."""
+    if not safe(acc.grab_focus, False):
+        return False
+    deadline = time.monotonic() + 0.5
+    while time.monotonic() < deadline:
+        states = alive_state(acc)
+        if states is None or states.contains(S.FOCUSED):
+            break
+        time.sleep(0.02)
+    return True
