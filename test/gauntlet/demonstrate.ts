@@ -8,6 +8,7 @@ import type { TestServer } from '../helpers/test-server.ts'
 import type { Pick, ScreenElement, ShowHow } from './types.ts'
 
 const LISTS = new Set(['table', 'list', 'tree', 'listbox', 'grid'])
+const OPTIONS = new Set(['option', 'menuitem', 'listitem'])
 
 /**
  * The owner shows how, over HTTP as the dashboard's preview does: a recording is started, each
@@ -83,6 +84,23 @@ export async function demonstrate(
   })
   const status = async () => ((await (await s.call(rec)).json()) as { screensRead?: number }).screensRead ?? 0
   let read = await status()
+  /**
+   * As a person does, the next step waits for the screen to settle after this one: until the
+   * recorder has read a new screen (a step that changes nothing on it, after 5 s) and the window
+   * reads the same twice.
+   */
+  const settle = async () => {
+    await eventually(async () => (await status()) > read, 5_000).catch(() => undefined)
+    let seen = ''
+    await eventually(async () => {
+      const screen = await readScreen(s, buildId)
+      const now = (screen.elements ?? []).map((e) => `${e.role}:${e.name}`).join('\n')
+      const same = now === seen && now !== ''
+      seen = now
+      return same
+    }, 10_000).catch(() => undefined)
+    read = await status()
+  }
   // The owner signs in first only when the screen asks (the builder may have signed in already).
   const asked =
     how.signIn && (await readScreen(s, buildId)).elements?.some((e, _, all) => how.signIn!.when(e, all))
@@ -111,24 +129,23 @@ export async function demonstrate(
               ? { kind: 'type', text: step.type, ...centre(target) }
               : { kind: 'select', option: step.choose, ...centre(target) }
     }
-    const res = await s.call(`${rec}/input`, { method: 'POST', json: input })
+    let res = await s.call(`${rec}/input`, { method: 'POST', json: input })
+    // A desktop app takes no remote choice: the owner clicks the drop-down, then its option.
+    if (res.status === 422 && 'choose' in step && (await res.clone().text()).includes('INPUT_NOT_TAKEN')) {
+      res = await s.call(`${rec}/input`, { method: 'POST', json: { kind: 'click', x: input.x, y: input.y } })
+      await settle()
+      const option =
+        res.status === 204
+          ? await find((e) => OPTIONS.has(e.role) && e.name.trim() === step.choose)
+          : undefined
+      if (option)
+        res = await s.call(`${rec}/input`, { method: 'POST', json: { kind: 'click', ...centre(option) } })
+    }
     if (res.status !== 204) {
       await s.call(`${rec}/cancel`, { method: 'POST' })
       return `step ${i + 1}: HTTP ${res.status} ${await res.text()}`
     }
-    // As a person does, the next step waits for the screen to settle after this one: until the
-    // recorder has read a new screen (a step that changes nothing on it, after 5 s) and the
-    // window reads the same twice.
-    await eventually(async () => (await status()) > read, 5_000).catch(() => undefined)
-    let seen = ''
-    await eventually(async () => {
-      const screen = await readScreen(s, buildId)
-      const now = (screen.elements ?? []).map((e) => `${e.role}:${e.name}`).join('\n')
-      const same = now === seen && now !== ''
-      seen = now
-      return same
-    }, 10_000).catch(() => undefined)
-    read = await status()
+    await settle()
   }
   const stopped = await s.call(`${rec}/stop`, { method: 'POST' })
   if (stopped.status !== 200) return `stopping the recording: HTTP ${stopped.status} ${await stopped.text()}`
