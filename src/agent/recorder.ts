@@ -78,9 +78,7 @@ export class Recorder {
     // Read first: a window that gave way to another of its app's (a sign-in dialog to the main
     // window) is followed by the driver, and the recording is of the one shown.
     const first = await this.driver.snapshot(windowId)
-    const windows = await this.driver.listWindows()
-    const window = windows.find((w) => w.id === first.window.id) ?? windows.find((w) => w.id === windowId)
-    if (!window) throw new DriverError('WINDOW_NOT_FOUND', `no window ${windowId} on this desktop`)
+    const window = first.window
     const session: Session = {
       windowId,
       window,

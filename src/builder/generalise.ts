@@ -251,3 +251,11 @@ export function successName(message: string, inputs: string[]): string {
     .trim()
   return nameFromMessage(text || message, inputs)
 }
+
+/** The text with every input value the sample typed cut out (values of 3+ characters). */
+export function withoutInputs(text: string, inputs: string[]): string {
+  let out = text
+  for (const value of [...inputs].filter((v) => v.length >= 3).sort((a, b) => b.length - a.length))
+    out = out.split(value).join(' ')
+  return out
+}

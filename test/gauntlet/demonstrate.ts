@@ -7,7 +7,7 @@ import { decodeJpeg } from '../helpers/jpeg-pixels.ts'
 import type { TestServer } from '../helpers/test-server.ts'
 import type { Pick, ScreenElement, ShowHow } from './types.ts'
 
-const LISTS = new Set(['table', 'list', 'tree', 'listbox', 'grid'])
+const LISTS = new Set(['table', 'list', 'tree', 'listbox'])
 const OPTIONS = new Set(['option', 'menuitem', 'listitem'])
 
 /**

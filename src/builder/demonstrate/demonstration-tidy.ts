@@ -18,6 +18,7 @@ import { sameAddress } from './demonstrated-values.ts'
 import {
   type Act,
   counterpartIn,
+  editingKey,
   FIELD_ROLES,
   isClick,
   isEnter,
@@ -38,9 +39,6 @@ const BACK_OUT = /^(cancel|close|back|go back|back to .+|return( to .+)?|dismiss
 const SEND_WORDS = new Set(
   stems('save submit create add register send post apply confirm book finish done update'),
 )
-/** Keys that move the cursor or edit text: the values they lead to are recorded by themselves. */
-const EDITING_KEYS =
-  /^(shift\+)?(tab|arrow(up|down|left|right)|home|end|page(up|down)|backspace|delete|space)$/i
 /** After a send, buttons that start over rather than send further: "New customer", "Add another". */
 const ANOTHER = /\b(new|another|again|more)\b/i
 /** A navigation this soon after a click or Enter is the app's doing, not the person's. */
@@ -67,7 +65,7 @@ export function tidyRecording(
 ): Sent {
   const dropped: string[] = []
   let acts = recording.actions.map((action, i) => toAct(recording, action, i))
-  acts = acts.filter((a) => !(a.action.kind === 'key' && EDITING_KEYS.test(a.action.key ?? '')))
+  acts = acts.filter((a) => !editingKey(a))
   acts = withoutCausedNavigations(acts)
   acts = choicesByClicks(acts)
   acts = withoutFocusClicks(acts, dropped)

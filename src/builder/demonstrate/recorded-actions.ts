@@ -253,3 +253,20 @@ export function showsAll(root: UiElement, values: string[]): boolean {
   walk(root)
   return values.every((v) => shown.has(collapse(v).toLowerCase()))
 }
+
+/** Keys that move the cursor or edit text: the values they lead to are recorded by themselves. */
+const EDITING_KEYS =
+  /^(shift\+)?(tab|arrow(up|down|left|right)|home|end|page(up|down)|backspace|delete|space)$/i
+
+/**
+ * A key that only edits or moves the cursor. An arrow key on a tree's node that can open (a menu
+ * tree's "Party" → its entries) is not one: it opens or closes the node, as a click on its
+ * expander would, on the way to what follows.
+ */
+export function editingKey(act: Act): boolean {
+  const key = act.action.key ?? ''
+  if (act.action.kind !== 'key' || !EDITING_KEYS.test(key)) return false
+  const states = act.element?.states ?? []
+  const node = states.includes('expanded') || states.includes('collapsed')
+  return !(node && /arrow(left|right)$/i.test(key))
+}

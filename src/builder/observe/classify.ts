@@ -5,7 +5,13 @@
 import { indexTree, openDialogs } from '../../automation/index.ts'
 import type { Condition } from '../../protocol/automation.ts'
 import type { UiElement, UiRole } from '../../protocol/elements.ts'
-import { generaliseText, nameFromMessage, outcomeSignature, successName } from '../generalise.ts'
+import {
+  generaliseText,
+  nameFromMessage,
+  outcomeSignature,
+  successName,
+  withoutInputs,
+} from '../generalise.ts'
 import type { InputLeaf } from '../input-leaves.ts'
 import { splitWords } from '../words.ts'
 import { closedCondition, closedDialog, closedName } from './closed-dialog.ts'
@@ -226,14 +232,6 @@ function templateOf(text: string, leaves: InputLeaf[]): string | undefined {
       return `{{${leaf.path} | spaces}}`
   }
   return undefined
-}
-
-/** The text with every input value the sample typed cut out (values of 3+ characters). */
-export function withoutInputs(text: string, inputs: string[]): string {
-  let out = text
-  for (const value of [...inputs].filter((v) => v.length >= 3).sort((a, b) => b.length - a.length))
-    out = out.split(value).join(' ')
-  return out
 }
 
 /**

@@ -1,19 +1,20 @@
-// A record dialog that closed on its submit (docs/builder.md, "What a submit led to"): which one
-// closed, and the condition every later run checks for it. A modal dialog counts as before; a
-// non-modal one (a desktop app's separate "New Account" window) counts only when it held the
-// fields, since other windows of the app open and close on their own.
+// A record dialog that closed on its submit (docs/builder.md, "Outputs: what counts as evidence"):
+// which one closed, and the condition every later run checks for it. A modal dialog counts as
+// before; a non-modal one (a desktop app's separate "New Account" window) counts only when it held
+// the fields, since other windows of the app open and close on their own.
 import { indexTree, openDialogs } from '../../automation/index.ts'
-import type { Condition } from '../../protocol/automation.ts'
+import { matchesText } from '../../automation/text-match.ts'
+import type { Condition, TextMatch } from '../../protocol/automation.ts'
 import type { UiElement } from '../../protocol/elements.ts'
-import { generaliseText } from '../generalise.ts'
-import { withoutInputs } from './classify.ts'
+import { generaliseText, withoutInputs } from '../generalise.ts'
 import { counterpart, within } from './ui-diff.ts'
 
 /**
  * The dialog that closed on the submit, when the after-screen no longer shows it (paired by role
  * and name, the caller's values in the name left free: refs differ between snapshots, and a
  * window may be titled after what is typed into it). When several closed, the one holding the
- * fields.
+ * fields. A dialog named by little more than the caller's values is no evidence: its name would
+ * match any other dialog.
  */
 export function closedDialog(
   before: UiElement,
@@ -28,12 +29,11 @@ export function closedDialog(
     (e) => e.role === 'dialog' && !e.states.includes('modal') && holdsFields(e),
   )
   const afterDialogs = indexTree(after).all.filter((e) => e.role === 'dialog' || e.role === 'alertdialog')
-  const gone = [...openDialogs(before), ...nonModal].filter(
-    (d, i, all) =>
-      d.name &&
-      all.indexOf(d) === i &&
-      !afterDialogs.some((a) => a.role === d.role && namedAlike(a.name, d.name, inputs)),
-  )
+  const gone = [...openDialogs(before), ...nonModal].filter((d, i, all) => {
+    if (!d.name || all.indexOf(d) !== i || !ownWords(d.name, inputs)) return false
+    const name = nameMatch(d.name, inputs)
+    return !afterDialogs.some((a) => a.role === d.role && matchesText(a.name, name.pattern, name.match))
+  })
   // A window that stayed open under another title still shows its fields: it did not close.
   const stillThere = (d: UiElement) =>
     !d.states.includes('modal') &&
@@ -50,14 +50,12 @@ export function closedDialog(
  * keeps the caller's values free, so a dialog still open on the next call's values is still seen.
  */
 export function closedCondition(closed: UiElement, inputs: string[]): Condition {
-  const name = generaliseText(closed.name, inputs)
+  const name = nameMatch(closed.name, inputs)
   return {
     kind: 'disappears',
     target: {
       fingerprints: [
-        name.match === 'contains'
-          ? { by: 'role', role: closed.role, name: closed.name, match: 'exact' }
-          : { by: 'role', role: closed.role, name: name.pattern, match: 'regex' },
+        { by: 'role', role: closed.role, name: name.pattern, match: name.match },
         { by: 'role', role: 'alertdialog', name: '.*', match: 'regex' },
       ],
       description: `the “${closedName(closed, inputs)}” ${closed.role} (or an alert in its place)`,
@@ -67,15 +65,21 @@ export function closedCondition(closed: UiElement, inputs: string[]): Condition 
 
 /** The dialog's name without the caller's values ("New Account - Expenses:Rent" → "New Account"). */
 export function closedName(closed: UiElement, inputs: string[]): string {
-  const bare = withoutInputs(closed.name, inputs)
-    .replace(/\s+/g, ' ')
-    .replace(/[\s:–—-]+$/u, '')
-    .trim()
+  const bare = withoutInputs(closed.name, [...inputs, ...inputs.map((v) => v.toLowerCase())])
+    .split(/\s*:\s*|\s+[–—-]+\s+/u)
+    .map((part) => part.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .join(' - ')
   return bare || closed.name
 }
 
-function namedAlike(a: string, b: string, inputs: string[]): boolean {
-  if (a === b) return true
-  const name = generaliseText(b, inputs)
-  return name.match === 'regex' && new RegExp(name.pattern).test(a)
+/** The dialog's own name: exact, or a regex with the caller's values (and numbers) free. */
+function nameMatch(name: string, inputs: string[]): { pattern: string; match: TextMatch } {
+  const general = generaliseText(name, inputs)
+  return general.match === 'contains' ? { pattern: name, match: 'exact' } : general
+}
+
+/** Whether the name says something besides the caller's values (three letters or more). */
+function ownWords(name: string, inputs: string[]): boolean {
+  return (withoutInputs(name, inputs).match(/\p{L}/gu) ?? []).length >= 3
 }

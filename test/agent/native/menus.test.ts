@@ -162,5 +162,6 @@ describe('menus and start-up dialogs of a native app', () => {
     expect((await recorder.recordStart(dialog.id)).recording).toBe(true)
     const recording = await recorder.recordStop()
     expect(recording.snapshots[0]!.window.title).toBe('Ledger')
+    expect(recording.window.title).toBe('Ledger')
   }, 60_000)
 })

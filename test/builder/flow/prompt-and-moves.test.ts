@@ -2,8 +2,9 @@ import { describe, expect, test } from 'bun:test'
 import { indexTree } from '../../../src/automation/index.ts'
 import { moveScore, refusal } from '../../../src/builder/explore/explore-moves.ts'
 import { shapeOf, urlPatterns } from '../../../src/builder/explore/url-route.ts'
+import { withoutInputs } from '../../../src/builder/generalise.ts'
 import { readPrompt } from '../../../src/builder/locate/prompt.ts'
-import { classifyEnding, withoutInputs } from '../../../src/builder/observe/classify.ts'
+import { classifyEnding } from '../../../src/builder/observe/classify.ts'
 import type { UiElement, UiRole } from '../../../src/protocol/elements.ts'
 
 let refs = 0

@@ -8,6 +8,7 @@ import { indexTree } from '../../../src/automation/element-tree.ts'
 import { evaluateCondition } from '../../../src/automation/index.ts'
 import { inputTexts } from '../../../src/builder/generalise.ts'
 import { classifyEnding } from '../../../src/builder/observe/classify.ts'
+import { closedDialog } from '../../../src/builder/observe/closed-dialog.ts'
 import type { Snapshot, UiElement } from '../../../src/protocol/elements.ts'
 
 const snapshot = async (name: string) =>
@@ -49,11 +50,27 @@ test('a non-modal window that did not hold the fields is no evidence when it clo
 
 test('a record window still open under a new title did not close', async () => {
   const before = (await snapshot('gnucash-new-account')).root
+  // Its title no longer matches (the name box was emptied), but its own fields still show.
   const stillOpen = retitled(
     before,
     'New Account - Expenses:Software Subscriptions',
     'New Account - Expenses:',
   )
   const fields = [find(before, 'textbox', 'Account name')]
-  expect(classifyEnding(before, stillOpen, fields, inputs)?.name).not.toBe('New Account done')
+  expect(closedDialog(before, stillOpen, fields, inputs)).toBeUndefined()
+  const after = (await snapshot('gnucash-account-added')).root
+  expect(closedDialog(before, after, fields, inputs)?.name).toBe(
+    'New Account - Expenses:Software Subscriptions',
+  )
+})
+
+test('a window named by nothing but the caller’s values is no evidence: its name would match any dialog', async () => {
+  const before = retitled(
+    (await snapshot('gnucash-new-account')).root,
+    'New Account - Expenses:Software Subscriptions',
+    'Software Subscriptions',
+  )
+  const after = (await snapshot('gnucash-account-added')).root
+  const fields = [find(before, 'textbox', 'Account name')]
+  expect(closedDialog(before, after, fields, inputs)).toBeUndefined()
 })

@@ -83,8 +83,8 @@ export const app: NativeThirdPartyApp<TrytonClient> = {
             path: /^\.config\/tryton\/6\.0\/(device_cookies|tryton\.conf|known_hosts|accel\.map)$/,
             why:
               'each sign-in stores a device cookie, the user’s language the server sent and the ' +
-              'server’s fingerprint (known_hosts, tryton/fingerprints.py), and quitting after one ' +
-              'saves the menus’ shortcuts (accel.map, tryton/gui/main.py do_shutdown)',
+              'server’s fingerprint (known_hosts), and quitting after one saves the menus’ ' +
+              'shortcuts (accel.map), as the client’s own code does on every connection and quit',
           },
         ],
         parties: () => tryton.parties(),

@@ -21,8 +21,9 @@
 # and snapshots), atspi_actions (acting on elements), atspi_events (changes and deferred replies),
 # atspi_apps (launching and closing apps), atspi_x11 (X11: titles, focus, screenshots, XTest),
 # atspi_record ("show me": a person's input as event lines, a remote viewer's input as X input),
-# atspi_targets (what such an event happened on) and atspi_xrecord (a person's own clicks and keys
-# through the X RECORD extension).
+# atspi_targets (what such an event happened on), atspi_ready (a list scrolled to the item about
+# to be clicked, a box focused before it is filled) and atspi_xrecord (a person's own clicks and
+# keys through the X RECORD extension).
 import json
 import os
 import signal

@@ -109,6 +109,8 @@ def act_click(acc, action):
         states = alive_state(acc)
         if states is not None and states.contains(S.SHOWING) and rect(acc):
             if X.has_xtest():
+                # Raised first: a wheel turned over another window of the app would go to it.
+                raise_window_of(acc)
                 into_view(acc)
             return synthetic_click(acc)
         if select_child_of_parent(acc):

@@ -4,7 +4,8 @@
 # and a box focused before it is filled (an app may load a box afresh when it gains focus).
 import time
 
-from atspi_common import TABLE_ROLES, S, alive_state, rect, role_of, safe
+from atspi_common import TABLE_ROLES, S, alive_state, rect, safe
+from atspi_targets import ancestor
 from atspi_x11 import X
 
 LIST_VIEWS = TABLE_ROLES | {'list', 'list box', 'tree'}
@@ -12,20 +13,11 @@ LIST_VIEWS = TABLE_ROLES | {'list', 'list box', 'tree'}
 SCROLL_BAR = 16
 
 
-def list_view_of(acc):
-    view = safe(acc.get_parent)
-    for _ in range(3):
-        if view is None or role_of(view) in LIST_VIEWS:
-            return view
-        view = safe(view.get_parent)
-    return None
-
-
 def into_view(acc):
     """A row's item partly outside its list's visible area is scrolled in first (a wheel notch over
     the list at a time, as a person scrolls), so the click lands on it and not on a scroll bar, a
     header or the pane next to the list. A list that does not move is left as it is."""
-    view = list_view_of(acc)
+    view = ancestor(acc, LIST_VIEWS, 3)
     if view is None:
         return
     header = safe(lambda: view.get_column_header(0))
@@ -42,11 +34,28 @@ def into_view(acc):
         if below == above:
             return
         X.scroll(box['x'] + box['width'] / 2, box['y'] + box['height'] / 2, 5 if below else 4, 1)
-        deadline = time.monotonic() + 0.5
-        while rect(acc) == r and time.monotonic() < deadline:
-            time.sleep(0.02)
-        if rect(acc) == r:
+        if settled_rect(acc, r) == r:
             return
+
+
+def settled_rect(acc, was):
+    """The element's place once a scroll moved it and it stopped (toolkits animate a wheel
+    scroll): two reads 50 ms apart that agree; `was` when it did not move within half a second."""
+    deadline = time.monotonic() + 0.5
+    now = rect(acc)
+    while now == was and time.monotonic() < deadline:
+        time.sleep(0.02)
+        now = rect(acc)
+    if now == was:
+        return was
+    deadline = time.monotonic() + 1.0
+    while time.monotonic() < deadline:
+        time.sleep(0.05)
+        later = rect(acc)
+        if later == now:
+            break
+        now = later
+    return now
 
 
 def focus_and_wait(acc):

@@ -1,0 +1,29 @@
+// Keys in a demonstration: those that only edit text or move the cursor are left out (the values
+// they lead to are recorded by themselves); an arrow key that opens or closes a tree's node (a
+// menu tree's "Party" → its entries, in Tryton's client) is the way to what follows and is kept.
+import { expect, test } from 'bun:test'
+import { type Act, editingKey } from '../../../src/builder/demonstrate/recorded-actions.ts'
+import type { UiElement, UiState } from '../../../src/protocol/elements.ts'
+
+const element = (role: UiElement['role'], name: string, states: UiState[] = []): UiElement => ({
+  ref: 'r1',
+  role,
+  name,
+  states,
+  children: [],
+})
+const key = (k: string, on?: UiElement): Act =>
+  ({ action: { kind: 'key', key: k, before: 0 }, ...(on ? { element: on } : {}) }) as unknown as Act
+
+test('an arrow key on a tree node that opens or closes is no edit', () => {
+  expect(editingKey(key('shift+ArrowRight', element('cell', 'Party', ['collapsed'])))).toBe(false)
+  expect(editingKey(key('ArrowLeft', element('treeitem', 'Party', ['expanded'])))).toBe(false)
+})
+
+test('keys that edit text or move the cursor are edits, on a node too when they do not open it', () => {
+  expect(editingKey(key('ArrowRight', element('textbox', 'Name')))).toBe(true)
+  expect(editingKey(key('Backspace', element('textbox', 'Name')))).toBe(true)
+  expect(editingKey(key('ArrowDown', element('cell', 'Party', ['collapsed'])))).toBe(true)
+  expect(editingKey(key('ArrowRight'))).toBe(true)
+  expect(editingKey(key('Enter', element('cell', 'Party', ['collapsed'])))).toBe(false)
+})
