@@ -266,7 +266,18 @@ const EDITING_KEYS =
 export function editingKey(act: Act): boolean {
   const key = act.action.key ?? ''
   if (act.action.kind !== 'key' || !EDITING_KEYS.test(key)) return false
-  const states = act.element?.states ?? []
-  const node = states.includes('expanded') || states.includes('collapsed')
-  return !(node && /arrow(left|right)$/i.test(key))
+  return !(/arrow(left|right)$/i.test(key) && act.element && onNode(act.element))
 }
+
+/** A node that opens, or a list whose current row is one (a tree view keeps the focus itself). */
+function onNode(element: UiElement): boolean {
+  const node = (e: UiElement) => e.states.includes('expanded') || e.states.includes('collapsed')
+  if (node(element)) return true
+  if (!LIST_VIEWS.has(element.role)) return false
+  const current = (e: UiElement): boolean =>
+    ((e.states.includes('focused') || e.states.includes('selected')) && (node(e) || e.children.some(node))) ||
+    e.children.some(current)
+  return current(element)
+}
+
+const LIST_VIEWS = new Set<UiRole>(['table', 'tree', 'list', 'listbox'])

@@ -208,6 +208,30 @@ describe('mapping AT-SPI trees into the element model', () => {
     expect(box!.states.sort()).toEqual(['disabled', 'mixed'])
   })
 
+  test('states: a tree’s node that can open says whether it is open (expanded) or shut (collapsed)', () => {
+    const root = node('frame', 'W', {
+      children: [
+        node('tree table', '', {
+          children: [
+            node('table cell', 'Party', { states: ['expandable'] }),
+            node('table cell', 'Sales', { states: ['expandable', 'expanded'] }),
+            node('table cell', 'Parties', { states: [] }),
+          ],
+        }),
+      ],
+    })
+    const cells = flat(
+      mapWindowTree(root, 'W', { profile: ATSPI_PROFILE, origin: { x: 0, y: 0 }, ref: (r) => r }),
+    )
+      .filter((e) => e.role === 'cell')
+      .map((e) => [e.name, e.states])
+    expect(cells).toEqual([
+      ['Party', ['collapsed']],
+      ['Sales', ['expanded']],
+      ['Parties', []],
+    ])
+  })
+
   test('a container with a click action is a button; one with only text reads as that text', () => {
     const root = node('frame', 'W', {
       children: [

@@ -20,6 +20,17 @@ test('an arrow key on a tree node that opens or closes is no edit', () => {
   expect(editingKey(key('ArrowLeft', element('treeitem', 'Party', ['expanded'])))).toBe(false)
 })
 
+test('an arrow key on a tree view whose current row opens is no edit either (the view keeps the focus)', () => {
+  const row = {
+    ...element('row', 'Party', ['selected']),
+    children: [element('cell', 'Party', ['collapsed'])],
+  }
+  const tree = { ...element('table', ''), children: [row, element('row', 'Sales')] }
+  expect(editingKey(key('shift+ArrowRight', tree))).toBe(false)
+  const plain = { ...element('table', ''), children: [element('row', 'Sales', ['selected'])] }
+  expect(editingKey(key('ArrowRight', plain))).toBe(true)
+})
+
 test('keys that edit text or move the cursor are edits, on a node too when they do not open it', () => {
   expect(editingKey(key('ArrowRight', element('textbox', 'Name')))).toBe(true)
   expect(editingKey(key('Backspace', element('textbox', 'Name')))).toBe(true)

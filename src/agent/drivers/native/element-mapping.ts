@@ -6,6 +6,7 @@
 import { collapse } from '../../../automation/text-match.ts'
 import type { Bounds, UiElement, UiRole, UiState } from '../../../protocol/elements.ts'
 import type { HelperNode } from '../../../protocol/helper.ts'
+import { mapStates } from './element-states.ts'
 
 export interface BackendProfile {
   /** The toolkit's role → the model's role; anything missing is `generic`. */
@@ -316,29 +317,6 @@ function tabPanel(ref: string, name: string, content: UiElement[], automationId?
     states: [],
     children: content,
   })
-}
-
-function mapStates(node: HelperNode, role: UiRole, profile: BackendProfile): UiState[] {
-  const states = new Set<UiState>()
-  for (const state of node.states) {
-    const mapped = profile.states[state]
-    if (mapped) states.add(mapped)
-  }
-  // A toggle button that is on is pressed, not checked (ARIA's vocabulary).
-  if (role === 'button' && states.delete('checked')) states.add('pressed')
-  // A menu item or button that switches on and off says so (AT-SPI's checkable, UIA's Toggle
-  // pattern); on other roles (a check box) it says nothing new and is left out.
-  if (
-    (role === 'menuitem' || role === 'button') &&
-    (node.states.includes('checkable') ||
-      node.actions?.includes('toggle') ||
-      profile.checkableRoles?.has(node.role))
-  )
-    states.add('checkable')
-  const { editableState } = profile
-  if (editableState && (role === 'textbox' || role === 'spinbutton') && !node.states.includes(editableState))
-    states.add('readonly')
-  return [...states]
 }
 
 /**
