@@ -14,8 +14,10 @@ export function judgeEnding(
   const { fields, observed, submitStep } = sent
   const fieldElements = fields.map((f) => f.control.element)
   const ending = classifyEnding(observed.before.root, observed.after.root, fieldElements, inputs, leaves)
-  if (ending || submitStep.kind !== 'keys' || fields.length === 0) return ending
-  // A filter box shows its results as it is typed into: Enter changed nothing, the rows did.
+  if (ending || (submitStep.kind !== 'keys' && submitStep.kind !== 'wait') || fields.length === 0)
+    return ending
+  // A filter box shows its results as it is typed into: Enter changed nothing, the rows did (and a
+  // drop-down that filters as it is set is waited for by its results).
   const searched = textValues(leaves).filter((v) => fields.some((f) => f.leaf?.path === v.path))
   const results = resultsEnding(observed.after.root, searched, inputs, sent.typedOn?.root)
   if (results)

@@ -51,6 +51,26 @@ export function appeared(before: UiElement, after: UiElement): UiElement[] {
   return out
 }
 
+/**
+ * Whether the element of `after` holds the place an element of the same role held in `before`,
+ * under a parent with as many children: a text rewritten where it stood (a count), not one added
+ * beside the others (a new card in a list).
+ */
+export function changedInPlace(before: UiElement, after: UiElement, element: UiElement): boolean {
+  const { parent } = indexTree(after)
+  const path: number[] = []
+  for (let e = element, up = parent.get(e); up; e = up, up = parent.get(e))
+    path.unshift(up.children.indexOf(e))
+  let was: UiElement | undefined = before
+  let now: UiElement | undefined = after
+  for (const i of path) {
+    if (!was || !now || was.children.length !== now.children.length) return false
+    was = was.children[i]
+    now = now.children[i]
+  }
+  return was !== undefined && was.role === element.role && was.name !== element.name
+}
+
 /** The element of `root` that stands for `element` of another snapshot. */
 export function counterpart(root: UiElement, element: UiElement): UiElement | undefined {
   const all = indexTree(root).all

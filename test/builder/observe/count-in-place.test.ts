@@ -1,0 +1,58 @@
+// A list's caption that only changed its count where it stood ("Party / Contact Mechanisms 1 / 12"
+// → "… 1 / 2" after a search in Tryton's client) is no evidence of what the submit did: its
+// condition held before the submit too, so every later run would pass it at once and read the
+// unfiltered list (a built job that answered every live call with another party's e-mail).
+import { expect, test } from 'bun:test'
+import { evaluateCondition } from '../../../src/automation/index.ts'
+import { classifyEnding } from '../../../src/builder/observe/classify.ts'
+import type { UiElement, UiRole } from '../../../src/protocol/elements.ts'
+
+let refs = 0
+const el = (
+  role: UiRole,
+  name: string,
+  extra: Partial<UiElement> = {},
+  children: UiElement[] = [],
+): UiElement => ({
+  ref: `r${++refs}`,
+  role,
+  name,
+  states: [],
+  children,
+  ...extra,
+})
+const row = (type: string, value: string) => el('row', '', {}, [el('cell', type), el('cell', value)])
+const screen = (caption: string, search: string, rows: UiElement[], extra: UiElement[] = []) =>
+  el('window', 'Administrator - Tryton', {}, [
+    el('tabpanel', 'Party / Contact M...', {}, [
+      el('text', caption),
+      el('textbox', 'Search', { value: search }),
+      el('table', '', {}, rows),
+      ...extra,
+    ]),
+  ])
+
+test('a count that changed where it stood is no ending; a message that appeared is', () => {
+  const before = screen('Party / Contact Mechanisms 1 / 12', '', [
+    row('E-Mail', 'hello@blueharbor.example'),
+    row('Phone', '+44 1947 600 118'),
+  ])
+  const after = screen('Party / Contact Mechanisms 1 / 2', 'Party: "Harbour Lights Cafe"', [
+    row('E-Mail', 'bookings@harbourlights.example'),
+    row('Phone', '+44 1947 820 331'),
+  ])
+  const search = before.children[0]!.children[1]!
+  const inputs = ['Harbour Lights Cafe']
+  const ending = classifyEnding(before, after, [search], inputs)
+  expect(ending?.message).not.toBe('Party / Contact Mechanisms 1 / 2')
+  // Whatever is taken instead must not hold on the screen before the search.
+  if (ending) expect(evaluateCondition(before, ending.condition, {}).holds).toBe(false)
+  // A status line that appeared beside the list is still an ending.
+  const said = screen(
+    'Party / Contact Mechanisms 1 / 2',
+    'Party: "Harbour Lights Cafe"',
+    after.children[0]!.children[2]!.children,
+    [el('status', '2 records found')],
+  )
+  expect(classifyEnding(before, said, [search], inputs)?.message).toBe('2 records found')
+})
