@@ -10,7 +10,7 @@ import { designPlaceSelector, designTextSelector } from '../selector-design.ts'
 import { BuildFailure, type BuildSession } from '../session.ts'
 import { camelKey, textSimilarity } from '../words.ts'
 import { keyed, type LabelValue, labelValuePairs } from './label-values.ts'
-import { findGenerated, type OutputContext } from './outputs.ts'
+import { findGenerated, type OutputContext, rowOrPlace } from './outputs.ts'
 
 /** Without `expect`: the pairs that appeared, the prompt's matches first, confirmed by a question. */
 export async function askOutputs(session: BuildSession, ctx: OutputContext): Promise<Step[]> {
@@ -100,12 +100,20 @@ async function pointedOutputs(
     const shown = pointed && (pointed.element.name || pointed.element.value || '')
     if (!pointed || !shown?.trim()) continue
     const key = camelKey(phrase)
-    steps.push({
-      kind: 'read',
-      name: `Read “${key}”`,
-      target: designPlaceSelector(pointed.snapshot.root, pointed.element, `the ${phrase} pointed at`),
-      into: key,
-    })
+    const root = pointed.snapshot.root
+    const target = rowOrPlace(
+      { ...ctx, after: root },
+      pointed.element,
+      designPlaceSelector(root, pointed.element, `the ${phrase} pointed at`),
+    )
+    if (!target) {
+      session.progress(
+        'outputs',
+        `“${shown.slice(0, 60)}” sits in one of several rows, and no cell of its row shows a value the call sends: another call's row could sit there, so it is not read by its place`,
+      )
+      continue
+    }
+    steps.push({ kind: 'read', name: `Read “${key}”`, target, into: key })
     session.progress('outputs', `“${key}” is read from what was pointed at (“${shown.slice(0, 60)}”)`)
   }
   if (steps.length === 0)

@@ -6,7 +6,7 @@ import { collapse } from '../../automation/text-match.ts'
 import type { UiElement, UiRole } from '../../protocol/elements.ts'
 import { extractPattern, generaliseText } from '../generalise.ts'
 import { designPlaceSelector, designSelector, designTextSelector } from '../selector-design.ts'
-import { type OutputContext, ownRowColumn, type ReadStep } from './outputs.ts'
+import { type OutputContext, type ReadStep, rowOrPlace } from './outputs.ts'
 
 const NOT_VALUES = new Set<UiRole>(['button', 'link', 'textbox', 'combobox', 'option', 'checkbox', 'radio'])
 const FIELDS = new Set<UiRole>(['textbox', 'combobox', 'spinbutton'])
@@ -38,12 +38,8 @@ export function exactRead(ctx: OutputContext, key: string, expected: unknown): R
     const place = FIELDS.has(whole.role)
       ? designSelector(ctx.after, whole, `the “${key}” value`)
       : designPlaceSelector(ctx.after, whole, `the “${key}” value`)
-    return {
-      kind: 'read',
-      name: `Read “${key}”`,
-      target: ownRowColumn(ctx, whole) ?? place,
-      into: key,
-    }
+    const target = rowOrPlace(ctx, whole, place)
+    return target && { kind: 'read', name: `Read “${key}”`, target, into: key }
   }
   const inside = ctx.ending.appeared.find((e) => !NOT_VALUES.has(e.role) && norm(e.name).includes(want))
   if (!inside) return undefined

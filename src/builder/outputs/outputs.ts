@@ -192,7 +192,7 @@ export function evidencedRead(
   ctx: OutputContext,
   key: string,
   found: Evidenced,
-): { step: ReadStep; token: string; text: string } {
+): { step: ReadStep; token: string; text: string } | undefined {
   const { element, token } = found
   if (found.pair?.extract || (!found.pair && element.name.trim() !== token)) {
     const shown = element.name
@@ -207,14 +207,13 @@ export function evidencedRead(
     }
     return { step, token, text: shown }
   }
-  const place = designPlaceSelector(ctx.after, element, `the “${found.label}” value`)
-  const step: ReadStep = {
-    kind: 'read',
-    name: `Read “${key}”`,
-    target: ownRowColumn(ctx, element) ?? place,
-    into: key,
-  }
-  return { step, token, text: element.name }
+  const target = rowOrPlace(
+    ctx,
+    element,
+    designPlaceSelector(ctx.after, element, `the “${found.label}” value`),
+  )
+  if (!target) return undefined
+  return { step: { kind: 'read', name: `Read “${key}”`, target, into: key }, token, text: element.name }
 }
 
 const ITEM_ROLES = new Set<UiRole>(['row', 'listitem', 'treeitem'])
@@ -347,6 +346,26 @@ export function ownRowColumn(ctx: OutputContext, element: UiElement): Selector |
     }
   }
   return undefined
+}
+
+/**
+ * Where a value is read: in its own row when it sits in a list (ownRowColumn), else at its place.
+ * A cell among several rows that no caller's value picks has no place that stands for the record
+ * (the next call's list is ordered, filtered or grown otherwise): undefined, and the output is not
+ * read by a guess (a Tryton lookup read its list's first e-mail on every live call).
+ */
+export function rowOrPlace(ctx: OutputContext, element: UiElement, place: Selector): Selector | undefined {
+  const own = ownRowColumn(ctx, element)
+  if (own || !CELLS.has(element.role)) return own ?? place
+  // A list of records has column headers; a record's own details (a row per field, named by its
+  // row header: "Email | ada@example.com") are read at their place.
+  const index = indexTree(ctx.after)
+  const row = ancestors(index, element).find((a) => a.role === 'row')
+  const table = ancestors(index, element).find((a) => a.role === 'table' || a.role === 'tree')
+  if (!row || !table || row.children.some((c) => c.role === 'rowheader')) return place
+  const all = indexTree(table).all
+  const rows = all.filter((e) => e.role === 'row' && !e.children.some((c) => c.role === 'columnheader'))
+  return rows.length >= 2 && all.some((e) => e.role === 'columnheader') ? undefined : place
 }
 
 /** The input that holds `value` at `path` ({title} → { title: value }). */
