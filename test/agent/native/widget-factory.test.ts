@@ -42,6 +42,10 @@ async function failure(promise: Promise<unknown>): Promise<DriverError> {
   throw new Error('expected the action to fail')
 }
 
+/** Page 3's tree view of a family (a table whose header row starts with "Name"). */
+const treeView = (page3: Snapshot) =>
+  one(page3, (e) => e.role === 'table' && e.children[0]?.children[0]?.name === 'Name', 'the tree view')
+
 async function fresh(): Promise<{ window: WindowInfo; snapshot: Snapshot }> {
   const window = await driver.launch(APP)
   return { window, snapshot: await driver.snapshot(window.id) }
@@ -214,11 +218,7 @@ describe('gtk3-widget-factory through the desktop driver', () => {
   test('a tree view reads as a table: cells by row and column header', async () => {
     const { window } = await fresh()
     const page3 = await showPage(window, 'Page 3')
-    const table = one(
-      page3,
-      (e) => e.role === 'table' && e.children[0]?.children[0]?.name === 'Name',
-      'the tree view',
-    )
+    const table = treeView(page3)
     expect(table.children[0]!.children.map((h) => [h.role, h.name])).toEqual([
       ['columnheader', 'Name'],
       ['columnheader', 'Birth'],
@@ -245,11 +245,7 @@ describe('gtk3-widget-factory through the desktop driver', () => {
   test('a row partly below the list is scrolled in whole before the click, which then selects it', async () => {
     const { window } = await fresh()
     const page3 = await showPage(window, 'Page 3')
-    const table = one(
-      page3,
-      (e) => e.role === 'table' && e.children[0]?.children[0]?.name === 'Name',
-      'the tree view',
-    )
+    const table = treeView(page3)
     const box = (e: UiElement) => e.bounds ?? { x: 0, y: 0, width: 0, height: 0 }
     const bottom = box(table).y + box(table).height
     // The last row GTK places on screen: its lower edge is at or past the list's.

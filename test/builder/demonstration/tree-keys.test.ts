@@ -4,14 +4,10 @@
 import { expect, test } from 'bun:test'
 import { type Act, editingKey } from '../../../src/builder/demonstrate/recorded-actions.ts'
 import type { UiElement, UiState } from '../../../src/protocol/elements.ts'
+import { el } from '../../helpers/elements.ts'
 
-const element = (role: UiElement['role'], name: string, states: UiState[] = []): UiElement => ({
-  ref: 'r1',
-  role,
-  name,
-  states,
-  children: [],
-})
+const element = (role: UiElement['role'], name: string, states: UiState[] = []) =>
+  el(role, name, [], { states })
 const key = (k: string, on?: UiElement): Act =>
   ({ action: { kind: 'key', key: k, before: 0 }, ...(on ? { element: on } : {}) }) as unknown as Act
 

@@ -5,29 +5,16 @@
 import { expect, test } from 'bun:test'
 import { evaluateCondition } from '../../../src/automation/index.ts'
 import { classifyEnding } from '../../../src/builder/observe/classify.ts'
-import type { UiElement, UiRole } from '../../../src/protocol/elements.ts'
+import type { UiElement } from '../../../src/protocol/elements.ts'
+import { el } from '../../helpers/elements.ts'
 
-let refs = 0
-const el = (
-  role: UiRole,
-  name: string,
-  extra: Partial<UiElement> = {},
-  children: UiElement[] = [],
-): UiElement => ({
-  ref: `r${++refs}`,
-  role,
-  name,
-  states: [],
-  children,
-  ...extra,
-})
-const row = (type: string, value: string) => el('row', '', {}, [el('cell', type), el('cell', value)])
+const row = (type: string, value: string) => el('row', '', [el('cell', type), el('cell', value)])
 const screen = (caption: string, search: string, rows: UiElement[], extra: UiElement[] = []) =>
-  el('window', 'Administrator - Tryton', {}, [
-    el('tabpanel', 'Party / Contact M...', {}, [
+  el('window', 'Administrator - Tryton', [
+    el('tabpanel', 'Party / Contact M...', [
       el('text', caption),
-      el('textbox', 'Search', { value: search }),
-      el('table', '', {}, rows),
+      el('textbox', 'Search', [], { value: search }),
+      el('table', '', rows),
       ...extra,
     ]),
   ])

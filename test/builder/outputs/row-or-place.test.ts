@@ -9,16 +9,9 @@ import { readPrompt } from '../../../src/builder/locate/prompt.ts'
 import type { Ending } from '../../../src/builder/observe/classify.ts'
 import { exactRead } from '../../../src/builder/outputs/exact-read.ts'
 import type { OutputContext } from '../../../src/builder/outputs/outputs.ts'
-import type { UiElement, UiRole } from '../../../src/protocol/elements.ts'
+import type { UiElement } from '../../../src/protocol/elements.ts'
+import { el } from '../../helpers/elements.ts'
 
-let refs = 0
-const el = (role: UiRole, name: string, children: UiElement[] = []): UiElement => ({
-  ref: `r${++refs}`,
-  role,
-  name,
-  states: [],
-  children,
-})
 const header = el('row', 'Type Value Party', [
   el('columnheader', 'Type'),
   el('columnheader', 'Value'),
