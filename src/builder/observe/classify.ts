@@ -2,7 +2,7 @@
 // between the screen before and after. A new modal dialog is a dialog ending (its message); a
 // control turning invalid or an error-like text next to the fields is a validation ending;
 // anything else that appeared (a status message, a heading, a table) is a new screen.
-import { evaluateCondition, indexTree, openDialogs } from '../../automation/index.ts'
+import { indexTree, openDialogs } from '../../automation/index.ts'
 import type { Condition } from '../../protocol/automation.ts'
 import type { UiElement, UiRole } from '../../protocol/elements.ts'
 import {
@@ -16,7 +16,7 @@ import type { InputLeaf } from '../input-leaves.ts'
 import { splitWords } from '../words.ts'
 import { closedCondition, closedDialog, closedName } from './closed-dialog.ts'
 import { lostModifiedMark, savedTitle } from './saved-title.ts'
-import { appeared, changedInPlace, counterpart, flaggedControls, within } from './ui-diff.ts'
+import { appeared, counterpart, flaggedControls, recounted, within } from './ui-diff.ts'
 
 export type EndingKind = 'dialog' | 'validation' | 'screen'
 
@@ -129,18 +129,10 @@ export function classifyEnding(
   const index = indexTree(after)
   const inMessage = (e: UiElement) =>
     MESSAGE_ROLES.has(e.role) || [...ancestorsOf(index.parent, e)].some((a) => MESSAGE_ROLES.has(a.role))
-  // A text that changed in place into the same words but its numbers (a count "1 / 12" that
-  // became "1 / 2") is no evidence: its condition held before the submit too, so every run would
-  // pass it at once, whatever the submit did.
-  const shownBefore = (e: UiElement) => {
-    if (!changedInPlace(before, after, e)) return false
-    try {
-      return evaluateCondition(before, finish('screen', e.name, e).condition, {}).holds
-    } catch {
-      return false // a condition on the caller's values: the screen before cannot hold it
-    }
-  }
-  const news = fresh.filter((e) => !shownBefore(e))
+  // A text rewritten where it stood with only its numbers changed (a count "1 / 12" that became
+  // "1 / 2") is no evidence: its condition held before the submit too, so every run would pass it
+  // at once, whatever the submit did.
+  const news = fresh.filter((e) => !recounted(before, after, e))
   const message =
     news.find((e) => inMessage(e) && e.role !== 'link' && e.role !== 'button') ??
     news.find((e) => e.role === 'heading') ??

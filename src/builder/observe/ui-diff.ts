@@ -52,11 +52,11 @@ export function appeared(before: UiElement, after: UiElement): UiElement[] {
 }
 
 /**
- * Whether the element of `after` holds the place an element of the same role held in `before`,
- * under a parent with as many children: a text rewritten where it stood (a count), not one added
- * beside the others (a new card in a list).
+ * Whether the element of `after` is a text rewritten where it stood with only its numbers changed
+ * (a count "1 / 12" → "1 / 2"): an element of the same role held its place in `before`, under
+ * parents with as many children (not one added beside the others, as a new card in a list is).
  */
-export function changedInPlace(before: UiElement, after: UiElement, element: UiElement): boolean {
+export function recounted(before: UiElement, after: UiElement, element: UiElement): boolean {
   const { parent } = indexTree(after)
   const path: number[] = []
   for (let e = element, up = parent.get(e); up; e = up, up = parent.get(e))
@@ -68,7 +68,13 @@ export function changedInPlace(before: UiElement, after: UiElement, element: UiE
     was = was.children[i]
     now = now.children[i]
   }
-  return was !== undefined && was.role === element.role && was.name !== element.name
+  const digitless = (text: string) => text.replace(/\d+/g, '#')
+  return (
+    was !== undefined &&
+    was.role === element.role &&
+    was.name !== element.name &&
+    digitless(was.name) === digitless(element.name)
+  )
 }
 
 /** The element of `root` that stands for `element` of another snapshot. */

@@ -43,3 +43,10 @@ test('a count that changed where it stood is no ending; a message that appeared 
   )
   expect(classifyEnding(before, said, [search], inputs)?.message).toBe('2 records found')
 })
+
+test('a text rewritten where it stood with other words is still an ending (a preview showing the entry picked)', () => {
+  const preview = (title: string) =>
+    el('window', 'Passwords.kdbx - KeePassXC', [el('table', '', []), el('text', `Passwords / ${title}`)])
+  const ending = classifyEnding(preview('Allotment Society'), preview('Webmail'), [], ['Webmail'])
+  expect(ending?.message).toBe('Passwords / Webmail')
+})
