@@ -14,8 +14,8 @@ import {
   isTypeSpec,
   listExpected,
   type OutputContext,
-  ownRowColumn,
   type ReadStep,
+  rowOrPlace,
 } from './outputs.ts'
 
 const CONTROLS = new Set<UiRole>(['button', 'textbox', 'combobox', 'option', 'checkbox', 'radio', 'menuitem'])
@@ -98,16 +98,13 @@ function valuesShown(ctx: OutputContext): Candidate[] {
   return out.slice(0, MAX_OPTIONS)
 }
 
-function candidateRead(ctx: OutputContext, key: string, c: Candidate): ReadStep {
+function candidateRead(ctx: OutputContext, key: string, c: Candidate): ReadStep | undefined {
   const whole = c.element.name.trim() === c.token
   if (whole && !c.extract) {
     const place = designPlaceSelector(ctx.after, c.element, `the value “${c.token}”`)
-    return {
-      kind: 'read',
-      name: `Read “${key}”`,
-      target: ownRowColumn(ctx, c.element) ?? place,
-      into: key,
-    }
+    // In one of several rows of a list: read in its own row or not at all (rowOrPlace).
+    const target = rowOrPlace(ctx, c.element, place)
+    return target && { kind: 'read', name: `Read “${key}”`, target, into: key }
   }
   const { pattern } = generaliseText(c.element.name, ctx.inputs)
   return {
@@ -145,10 +142,12 @@ function pointedRead(
   const shown = element.name || element.value || ''
   if (!shown.trim()) return undefined
   const place = designPlaceSelector(root, element, `the value pointed at (“${shown.slice(0, 60)}”)`)
+  const target = rowOrPlace(here, element, place)
+  if (!target) return undefined
   return {
     kind: 'read',
     name: `Read “${key}”`,
-    target: ownRowColumn(here, element) ?? place,
+    target,
     into: key,
     ...(isTypeSpec(expected) &&
     numberish(key, expected) &&
