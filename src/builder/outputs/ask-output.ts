@@ -6,7 +6,7 @@ import type { UiElement, UiRole } from '../../protocol/elements.ts'
 import { askOnScreen, askToPoint } from '../ask/pointing.ts'
 import { escapeRegex, extractPattern, generaliseText, idLikeTokens } from '../generalise.ts'
 import { designPlaceSelector, designTextSelector } from '../selector-design.ts'
-import type { BuildSession } from '../session.ts'
+import { BuildFailure, type BuildSession } from '../session.ts'
 import { compact } from '../words.ts'
 import { keyed, labelValuePairs } from './label-values.ts'
 import {
@@ -98,13 +98,14 @@ function valuesShown(ctx: OutputContext): Candidate[] {
   return out.slice(0, MAX_OPTIONS)
 }
 
-function candidateRead(ctx: OutputContext, key: string, c: Candidate): ReadStep | undefined {
+function candidateRead(ctx: OutputContext, key: string, c: Candidate): ReadStep {
   const whole = c.element.name.trim() === c.token
   if (whole && !c.extract) {
     const place = designPlaceSelector(ctx.after, c.element, `the value “${c.token}”`)
     // In one of several rows of a list: read in its own row or not at all (rowOrPlace).
     const target = rowOrPlace(ctx, c.element, place)
-    return target && { kind: 'read', name: `Read “${key}”`, target, into: key }
+    if (!target) throw refusedInList(c.token)
+    return { kind: 'read', name: `Read “${key}”`, target, into: key }
   }
   const { pattern } = generaliseText(c.element.name, ctx.inputs)
   return {
@@ -143,7 +144,7 @@ function pointedRead(
   if (!shown.trim()) return undefined
   const place = designPlaceSelector(root, element, `the value pointed at (“${shown.slice(0, 60)}”)`)
   const target = rowOrPlace(here, element, place)
-  if (!target) return undefined
+  if (!target) throw refusedInList(shown)
   return {
     kind: 'read',
     name: `Read “${key}”`,
@@ -186,3 +187,12 @@ function listRead(root: UiElement, element: UiElement, key: string): ReadStep | 
 }
 
 export { escapeRegex }
+
+/** A value chosen or pointed at in one of several rows that no value of the call picks (rowOrPlace). */
+function refusedInList(shown: string): BuildFailure {
+  return new BuildFailure(
+    'OUTPUT_NOT_FOUND',
+    `“${shown.slice(0, 60)}” sits in one of several rows of a list, and no cell of its row shows a value the call sends: ` +
+      'another call’s record could sit in that place, so it is not read there. Show the way to a screen with just that record (open it), or send a value its row shows.',
+  )
+}

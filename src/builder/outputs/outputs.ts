@@ -357,12 +357,12 @@ export function ownRowColumn(ctx: OutputContext, element: UiElement): Selector |
 export function rowOrPlace(ctx: OutputContext, element: UiElement, place: Selector): Selector | undefined {
   const own = ownRowColumn(ctx, element)
   if (own || !CELLS.has(element.role)) return own ?? place
-  // A list of records has column headers; a record's own details (a row per field, named by its
-  // row header: "Email | ada@example.com") are read at their place.
+  // A list of records has column headers (row headers beside them are its rows' numbers); a
+  // record's own details without them (a row per field: "Email | ada@example.com") are read at
+  // their place.
   const index = indexTree(ctx.after)
-  const row = ancestors(index, element).find((a) => a.role === 'row')
   const table = ancestors(index, element).find((a) => a.role === 'table' || a.role === 'tree')
-  if (!row || !table || row.children.some((c) => c.role === 'rowheader')) return place
+  if (!table) return place
   const all = indexTree(table).all
   const rows = all.filter((e) => e.role === 'row' && !e.children.some((c) => c.role === 'columnheader'))
   return rows.length >= 2 && all.some((e) => e.role === 'columnheader') ? undefined : place

@@ -61,3 +61,20 @@ test('a row that alone shows the caller’s value is read under its column; a li
   const placed = exactRead(context(one, 'Harbour Lights Cafe'), 'email', 'bookings@harbourlights.example')
   expect(placed?.target?.fingerprints[0]?.by).toBe('path')
 })
+
+test('row headers beside column headers are a list’s row numbers: still no read by place', () => {
+  const numbered = (n: string, type: string, value: string, party: string) =>
+    el('row', `${n} ${type} ${value} ${party}`, [
+      el('rowheader', n),
+      el('cell', type),
+      el('cell', value),
+      el('cell', party),
+    ])
+  const after = list(
+    numbered('1', 'E-Mail', 'bookings@harbourlights.example', 'Harbour Lights Cafe'),
+    numbered('2', 'Phone', '+44 1947 820 331', 'Harbour Lights Cafe'),
+  )
+  expect(
+    exactRead(context(after, 'Harbour Lights Cafe'), 'email', 'bookings@harbourlights.example'),
+  ).toBeUndefined()
+})
