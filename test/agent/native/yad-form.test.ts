@@ -188,3 +188,42 @@ describe('a yad form through the desktop driver', () => {
     expect((await driver.listWindows()).filter((w) => w.app === 'yad').map((w) => w.id)).toEqual([second.id])
   }, 60_000)
 })
+
+/**
+ * A box that is loaded afresh from the record when it gains the focus, as a spreadsheet's formula
+ * bar takes the cell's content when editing starts (Gnumeric's did; a fill set before the focus
+ * came was undone, and the value never reached the cell). A fixture app of ours (not yad) stores the box's text on
+ * Enter and prints it: the test reads what the app itself stored.
+ */
+describe('a fill on a box that reloads itself', () => {
+  test('a fill lands in a box that reloads itself when it gains the focus', async () => {
+    const output = join(dir.path, 'stored.txt')
+    const app = {
+      executable: '/bin/sh',
+      args: [
+        '-c',
+        'exec "$@" > "$0"',
+        output,
+        '/usr/bin/python3',
+        join(import.meta.dir, '../../fixtures/native/formula-bar-app.py'),
+        '30',
+      ],
+      processName: 'python3',
+    }
+    const window = await driver.launch(app)
+    const box = named(await driver.snapshot(window.id), 'textbox', 'Content')
+    expect(box.value).toBe('30')
+    await driver.act(window.id, { kind: 'fill', ref: box.ref, value: '17' })
+    const filled = named(await driver.snapshot(window.id), 'textbox', 'Content')
+    expect(filled.value).toBe('17')
+    await driver.act(window.id, { kind: 'keys', ref: filled.ref, keys: 'Enter' })
+    const status = await eventually(async () => {
+      const s = flat((await driver.snapshot(window.id)).root).find(
+        (e) => e.role === 'text' && e.name.startsWith('The cell holds'),
+      )
+      return s?.name === 'The cell holds 17' ? s.name : undefined
+    }, 10_000)
+    expect(status).toBe('The cell holds 17')
+    expect(readFileSync(output, 'utf8').trim()).toBe('17')
+  }, 60_000)
+})
