@@ -277,7 +277,8 @@ function onNode(element: UiElement): boolean {
   const current = (e: UiElement): boolean =>
     ((e.states.includes('focused') || e.states.includes('selected')) && (node(e) || e.children.some(node))) ||
     e.children.some(current)
-  return current(element)
+  // The view's own focus says nothing of which row is current: only a row of it (or its cell) does.
+  return element.children.some(current)
 }
 
 const LIST_VIEWS = new Set<UiRole>(['table', 'tree', 'list', 'listbox'])

@@ -25,6 +25,12 @@ test('an arrow key on a tree view whose current row opens is no edit either (the
   expect(editingKey(key('shift+ArrowRight', tree))).toBe(false)
   const plain = { ...element('table', ''), children: [element('row', 'Sales', ['selected'])] }
   expect(editingKey(key('ArrowRight', plain))).toBe(true)
+  // A focused view is no current row: nodes elsewhere in it do not make its arrow keys open one.
+  const focused = {
+    ...element('tree', '', ['focused']),
+    children: [element('treeitem', 'Party', ['collapsed']), element('treeitem', 'Sales', ['selected'])],
+  }
+  expect(editingKey(key('ArrowRight', focused))).toBe(true)
 })
 
 test('keys that edit text or move the cursor are edits, on a node too when they do not open it', () => {
