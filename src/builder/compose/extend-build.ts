@@ -10,7 +10,7 @@ import { inputTexts, nameFromMessage, successName } from '../generalise.ts'
 import { inputLeaves, textValues } from '../input-leaves.ts'
 import { readPrompt } from '../locate/prompt.ts'
 import { mapFields } from '../map/map-fields.ts'
-import { classifyEnding } from '../observe/classify.ts'
+import { classifySent } from '../observe/classify.ts'
 import { performStep, submitAndObserve } from '../observe/observe.ts'
 import {
   expectedReads,
@@ -20,6 +20,7 @@ import {
   type OutputContext,
   outputContext,
   readsForExpect,
+  showsExpected,
 } from '../outputs/outputs.ts'
 import { BuildFailure, type BuildSession } from '../session.ts'
 import { appWindow, replayToSubmit, templatePaths, withWaitCap } from '../verify/replay.ts'
@@ -114,9 +115,8 @@ export async function extendBuild(session: BuildSession, automation: Automation)
     ? { before: screen, after: probed, elapsedMs: PROBE_WAIT_MS }
     : await submitAndObserve(session, plan.submit, sample.input)
   const fieldElements = [...taken, ...fields.map((f) => f.control.element)]
-  const ending = classifyEnding(
-    observed.before.root,
-    observed.after.root,
+  const ending = classifySent(
+    observed,
     fieldElements,
     inputs,
     inputLeaves(sample.input, { prompt, expect: sample.expect }),
@@ -188,7 +188,7 @@ async function addEnding(
 ): Promise<{ scenario: string; outcome: Scenario['outcome'] }> {
   const { ending, after, inputs } = ctx
   const { sample } = session.request
-  const expected = expect !== undefined && expectedReads(ctx, expect).missing.length === 0
+  const expected = showsExpected(ctx, expect)
   if (plan.success.length === 0 && (ending.kind === 'screen' || expected)) {
     const reads = expect ? await readsForExpect(session, ctx, expect) : []
     const dismiss = dismissStep(ending, after)

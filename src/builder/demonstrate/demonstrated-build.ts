@@ -12,7 +12,7 @@ import { inputTexts } from '../generalise.ts'
 import { type InputLeaf, shownValue, textValues } from '../input-leaves.ts'
 import { appSpecOf } from '../locate/locate-window.ts'
 import type { PromptReading } from '../locate/prompt.ts'
-import { classifyEnding, resultsEnding } from '../observe/classify.ts'
+import { classifySent, resultsEnding } from '../observe/classify.ts'
 import { requireEnding } from '../observe/judge-ending.ts'
 import { BuildFailure, type BuildSession, canBeShown } from '../session.ts'
 import { signIn } from '../sign-in/sign-in.ts'
@@ -98,7 +98,7 @@ export async function demonstratedBuild(session: BuildSession, show: ShowMe): Pr
   // What the sample expects back is the record's own (a heading "Principal: John Smith" on the
   // record a lookup opened): it differs on every call, as the caller's values do.
   const varying = [...inputs, ...expectedTexts(sample.expect).filter((v) => v.trim().length >= 3)]
-  let ending = classifyEnding(demo.before.root, demo.after.root, demo.fields, varying, show.leaves)
+  let ending = classifySent(demo, demo.fields, varying, show.leaves)
   if (!ending && demo.submit.kind === 'keys' && demo.fields.length > 0) {
     ending = resultsEnding(demo.after.root, textValues(show.leaves), varying)
     if (ending)

@@ -12,7 +12,7 @@ import { inputTexts } from '../generalise.ts'
 import type { InputLeaf } from '../input-leaves.ts'
 import type { PromptReading } from '../locate/prompt.ts'
 import { screenFitness } from '../map/field-scores.ts'
-import { classifyEnding } from '../observe/classify.ts'
+import { classifySent } from '../observe/classify.ts'
 import { submitAndObserve } from '../observe/observe.ts'
 import { readControls } from '../screen.ts'
 import { BuildFailure, type BuildSession } from '../session.ts'
@@ -97,7 +97,7 @@ export async function buildFromShownWay(
   const inputs = inputTexts(sample.input)
   const fieldElements = pages.fields.map((f) => f.control.element)
   let observed = await submitAndObserve(session, submit.step, sample.input)
-  let ending = classifyEnding(observed.before.root, observed.after.root, fieldElements, inputs, shown.leaves)
+  let ending = classifySent(observed, fieldElements, inputs, shown.leaves)
   const fills = [...pages.steps]
   let send = submit.step
   let label = submit.label
@@ -112,7 +112,7 @@ export async function buildFromShownWay(
     send = confirmStep(observed.after.root, confirm)
     label = confirm.name
     observed = await submitAndObserve(session, send, sample.input)
-    ending = classifyEnding(observed.before.root, observed.after.root, [], inputs, shown.leaves)
+    ending = classifySent(observed, [], inputs, shown.leaves)
   }
   if (!ending)
     throw new BuildFailure(

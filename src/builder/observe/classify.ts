@@ -4,7 +4,7 @@
 // anything else that appeared (a status message, a heading, a table) is a new screen.
 import { indexTree, openDialogs } from '../../automation/index.ts'
 import type { Condition } from '../../protocol/automation.ts'
-import type { UiElement, UiRole } from '../../protocol/elements.ts'
+import type { Snapshot, UiElement, UiRole } from '../../protocol/elements.ts'
 import {
   generaliseText,
   nameFromMessage,
@@ -48,6 +48,18 @@ const ERROR_WORDS = new Set(
 const SUCCESS_WORDS = new Set(
   'success successfully saved created added updated changed deleted sent submitted thank thanks'.split(' '),
 )
+/** classifyEnding on a send's two screens, knowing whether the window went to a new address. */
+export function classifySent(
+  observed: { before: Snapshot; after: Snapshot },
+  fields: UiElement[],
+  inputs: string[],
+  leaves: InputLeaf[] = [],
+): Ending | undefined {
+  const { before, after } = observed
+  const anew = before.window.url !== undefined && after.window.url !== before.window.url
+  return classifyEnding(before.root, after.root, fields, inputs, leaves, anew)
+}
+
 const MESSAGE_ROLES = new Set<UiRole>(['status', 'alert'])
 const SCREEN_ROLES = new Set<UiRole>(['heading', 'table', 'list', 'group', 'form', 'tabpanel', 'dialog'])
 
@@ -57,6 +69,8 @@ export function classifyEnding(
   fields: UiElement[],
   inputs: string[],
   leaves: InputLeaf[] = [],
+  /** The window's address changed: a new page, drawn anew, on which nothing was rewritten in place. */
+  anew = false,
 ): Ending | undefined {
   const fresh = appeared(before, after)
   const finish = (kind: EndingKind, message: string, element: UiElement | undefined, extra = {}): Ending => ({
@@ -131,8 +145,12 @@ export function classifyEnding(
     MESSAGE_ROLES.has(e.role) || [...ancestorsOf(index.parent, e)].some((a) => MESSAGE_ROLES.has(a.role))
   // A text rewritten where it stood with only its numbers changed (a count "1 / 12" that became
   // "1 / 2") is no evidence: its condition held before the submit too, so every run would pass it
-  // at once, whatever the submit did.
-  const news = fresh.filter((e) => !recounted(before, after, e))
+  // at once, whatever the submit did. A heading that is the caller's value itself (record "1043"
+  // after "1042") is waited for as the next call's value (conditionFor), which did not hold before.
+  const own = (e: UiElement) => SCREEN_ROLES.has(e.role) && templateOf(e.name, leaves) !== undefined
+  // A page drawn anew (a filter sent as a new address: "9 items" → "3 items") rewrote nothing in
+  // place: the driver lets it settle before a run looks, so its count is the new page's.
+  const news = fresh.filter((e) => anew || own(e) || !recounted(before, after, e))
   const message =
     news.find((e) => inMessage(e) && e.role !== 'link' && e.role !== 'button') ??
     news.find((e) => e.role === 'heading') ??
@@ -300,11 +318,13 @@ export function resultsEnding(
     if (want.length < 2) continue
     const shown = typedOn && shownAsTyped(typedOn, after, path, want, inputs)
     if (shown) return shown
+    // A result is in a row: the drop-down's own option showing the value set is not one.
+    const rowOf = (e: UiElement) => [...ancestorsOf(index.parent, e)].find((a) => ROW_ROLES.has(a.role))
     const cell = index.all.find(
-      (e) => (e.role === 'cell' || e.role === 'option') && e.name.trim().toLowerCase() === want,
+      (e) => (e.role === 'cell' || e.role === 'option') && e.name.trim().toLowerCase() === want && rowOf(e),
     )
     const row =
-      (cell && [...ancestorsOf(index.parent, cell)].find((a) => ROW_ROLES.has(a.role))) ??
+      (cell && rowOf(cell)) ??
       index.all.find((e) => ROW_ROLES.has(e.role) && e.name.toLowerCase().includes(want))
     if (!row) continue
     const condition: Condition = {

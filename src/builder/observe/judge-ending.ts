@@ -3,7 +3,7 @@
 import { type InputLeaf, textValues } from '../input-leaves.ts'
 import { BuildFailure, type BuildSession } from '../session.ts'
 import type { Sent } from '../submit/send-sample.ts'
-import { classifyEnding, type Ending, resultsEnding } from './classify.ts'
+import { classifySent, type Ending, resultsEnding } from './classify.ts'
 
 export function judgeEnding(
   session: BuildSession,
@@ -13,7 +13,7 @@ export function judgeEnding(
 ): Ending | undefined {
   const { fields, observed, submitStep } = sent
   const fieldElements = fields.map((f) => f.control.element)
-  const ending = classifyEnding(observed.before.root, observed.after.root, fieldElements, inputs, leaves)
+  const ending = classifySent(observed, fieldElements, inputs, leaves)
   if (ending || (submitStep.kind !== 'keys' && submitStep.kind !== 'wait') || fields.length === 0)
     return ending
   // A filter box shows its results as it is typed into: Enter changed nothing, the rows did (and a
@@ -23,7 +23,9 @@ export function judgeEnding(
   if (results)
     session.progress(
       'observe',
-      `The search box filters as it is typed into: the results show “${results.message}”`,
+      submitStep.kind === 'wait'
+        ? `The drop-down filters as it is set: the results show “${results.message}”`
+        : `The search box filters as it is typed into: the results show “${results.message}”`,
     )
   return results
 }

@@ -5,7 +5,7 @@ import type { Step } from '../../protocol/automation.ts'
 import type { Snapshot } from '../../protocol/elements.ts'
 import { type InputLeaf, textValues } from '../input-leaves.ts'
 import type { PromptReading } from '../locate/prompt.ts'
-import { classifyEnding, type Ending } from '../observe/classify.ts'
+import { classifySent, type Ending } from '../observe/classify.ts'
 import { submitAndObserve } from '../observe/observe.ts'
 import { otherOpeners } from '../outputs/open-record.ts'
 import { expectedReads, listExpected, nonEmpty, outputContext } from '../outputs/outputs.ts'
@@ -93,7 +93,7 @@ export async function followUps(
           : `What to return is not on the results; the job opens the result “${open!.value}” (the link named by the input)`,
     )
     const observed2 = await submitAndObserve(session, next, sample.input)
-    const ending2 = classifyEnding(observed2.before.root, observed2.after.root, [], inputs, leaves)
+    const ending2 = classifySent(observed2, [], inputs, leaves)
     // The record's page does not show them either: back to the results, where the outputs stage
     // tries the record's other openers (open-record.ts) before asking.
     // Only a lookup goes back: its results load again by their address without sending anything.

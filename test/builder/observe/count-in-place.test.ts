@@ -4,8 +4,8 @@
 // unfiltered list (a built job that answered every live call with another party's e-mail).
 import { expect, test } from 'bun:test'
 import { evaluateCondition } from '../../../src/automation/index.ts'
-import { classifyEnding } from '../../../src/builder/observe/classify.ts'
-import type { UiElement } from '../../../src/protocol/elements.ts'
+import { classifyEnding, classifySent } from '../../../src/builder/observe/classify.ts'
+import type { Snapshot, UiElement } from '../../../src/protocol/elements.ts'
 import { el } from '../../helpers/elements.ts'
 
 const row = (type: string, value: string) => el('row', '', [el('cell', type), el('cell', value)])
@@ -49,4 +49,48 @@ test('a text rewritten where it stood with other words is still an ending (a pre
     el('window', 'Passwords.kdbx - KeePassXC', [el('table', '', []), el('text', `Passwords / ${title}`)])
   const ending = classifyEnding(preview('Allotment Society'), preview('Webmail'), [], ['Webmail'])
   expect(ending?.message).toBe('Passwords / Webmail')
+})
+
+test('a heading rewritten in place to the caller’s own number is an ending: it is waited for as that number', () => {
+  const record = (id: string) =>
+    el('window', 'Orders', [el('heading', id), el('textbox', 'Order number', [], { value: id })])
+  const leaves = [{ path: 'order', value: '1043' }] as never
+  const ending = classifyEnding(record('1042'), record('1043'), [], ['1043'], leaves)
+  expect(ending?.message).toBe('1043')
+  expect(evaluateCondition(record('1042'), ending!.condition, { order: '1043' }).holds).toBe(false)
+  expect(evaluateCondition(record('1043'), ending!.condition, { order: '1043' }).holds).toBe(true)
+})
+
+test('a count on a page drawn anew (the window went to a new address) is the new page’s, not one rewritten in place', () => {
+  // A web list's filter sent as an address ("?cat=3"): the driver lets the new page settle
+  // before a run looks, so its "3 items" is evidence the filter ran; the same rewrite without a
+  // new address (a desktop list filtered in place) is not.
+  const page = (count: string, rows: string[]) =>
+    el('window', 'Posts', [
+      el('text', count),
+      el(
+        'table',
+        '',
+        rows.map((r) => row(r, 'Facilities')),
+      ),
+    ])
+  const snap = (url: string, root: UiElement): Snapshot => ({
+    window: { id: 'w', title: 'Posts', app: 'http://blog.example', kind: 'tab', url },
+    root,
+    capturedAt: new Date(0).toISOString(),
+  })
+  const before = page('9 items', ['Fire drill', 'New kettle', 'Bike shed'])
+  const after = page('3 items', ['Fire drill', 'New kettle', 'Bike shed'])
+  const anew = classifySent(
+    { before: snap('/posts', before), after: snap('/posts?cat=3', after) },
+    [],
+    ['Facilities'],
+  )
+  expect(anew?.message).toBe('3 items')
+  const inPlace = classifySent(
+    { before: snap('/posts', before), after: snap('/posts', after) },
+    [],
+    ['Facilities'],
+  )
+  expect(inPlace?.message).not.toBe('3 items')
 })
