@@ -105,8 +105,12 @@ function inRow(index: TreeIndex, fingerprint: Extract<Fingerprint, { by: 'inRow'
   // Rows that show the text and hold such a control; of nested ones (a card's own little lists)
   // the innermost is the one meant.
   // A row showing the text whole wins over one showing it with a count beside it.
+  const { rowAlso } = fingerprint
+  const alsoShows = (row: UiElement) =>
+    rowAlso === undefined || [row, ...descendants(row)].some((e) => matchesText(e.name, rowAlso, 'exact'))
   const candidates = index.all.filter(
-    (e) => ROW_ROLES.has(e.role) && inScope(index, e, fingerprint.within) && targets(e).length > 0,
+    (e) =>
+      ROW_ROLES.has(e.role) && inScope(index, e, fingerprint.within) && alsoShows(e) && targets(e).length > 0,
   )
   const whole = candidates.filter(showsWhole)
   const rows = whole.length ? whole : candidates.filter(counted)
@@ -278,6 +282,7 @@ function renderFingerprint(
       return {
         ...fingerprint,
         rowText: render(fingerprint.rowText),
+        ...(fingerprint.rowAlso === undefined ? {} : { rowAlso: render(fingerprint.rowAlso) }),
         name: render(fingerprint.name),
         ...(fingerprint.column === undefined ? {} : { column: render(fingerprint.column) }),
       }
@@ -321,9 +326,11 @@ export function describeSelector(selector: Selector): string {
       return formatPath(first.path)
     case 'text':
       return `${first.role ?? 'element'} showing "${first.text}"`
-    case 'inRow':
+    case 'inRow': {
+      const shows = `the row showing "${first.rowText}"${first.rowAlso === undefined ? '' : ` and "${first.rowAlso}"`}`
       return first.column === undefined
-        ? `${first.role} "${first.name}" in the row showing "${first.rowText}"`
-        : `the "${first.column}" ${first.role} of the row showing "${first.rowText}"`
+        ? `${first.role} "${first.name}" in ${shows}`
+        : `the "${first.column}" ${first.role} of ${shows}`
+    }
   }
 }

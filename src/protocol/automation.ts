@@ -85,14 +85,15 @@ export const Fingerprint = Type.Union([
   }),
   /**
    * A control in the table row (or list item) that shows a value: "the Edit button of the row
-   * whose e-mail is {{email}}". `rowText` matches any text in the row (contains, by default).
-   * With `column`, only what sits in that column of the row counts ("the Last name cell of the
-   * row showing {{firstName}}"), the column found by its header's text.
+   * whose e-mail is {{email}}". `rowText` matches any text in the row (contains, by default);
+   * `rowAlso`, a text the row also shows whole (a field's label: "E-Mail"). With `column`, only
+   * what sits in that column counts, the column found by its header's text.
    */
   Type.Object({
     by: Type.Literal('inRow'),
     rowText: Template,
     rowMatch: Type.Optional(TextMatch),
+    rowAlso: Type.Optional(Template),
     role: UiRole,
     name: Template,
     match: Type.Optional(TextMatch),
@@ -103,10 +104,7 @@ export const Fingerprint = Type.Union([
 ])
 export type Fingerprint = Static<typeof Fingerprint>
 
-/**
- * Fingerprints are tried in order; the first that matches anything decides. If it matches more
- * than one element the selector is ambiguous, which is an error, never "take the first".
- */
+/** Fingerprints are tried in order, the first that matches decides; two matches are an error. */
 export const Selector = Type.Object({
   fingerprints: Type.Array(Fingerprint, { minItems: 1 }),
   /** Human wording for error messages ("the Email field"). */

@@ -9,14 +9,8 @@ import { designPlaceSelector, designTextSelector } from '../selector-design.ts'
 import { BuildFailure, type BuildSession } from '../session.ts'
 import { compact } from '../words.ts'
 import { keyed, labelValuePairs } from './label-values.ts'
-import {
-  exactRead,
-  isTypeSpec,
-  listExpected,
-  type OutputContext,
-  type ReadStep,
-  rowOrPlace,
-} from './outputs.ts'
+import { exactRead, isTypeSpec, listExpected, type OutputContext, type ReadStep } from './outputs.ts'
+import { rowOrPlace } from './row-reads.ts'
 
 const CONTROLS = new Set<UiRole>(['button', 'textbox', 'combobox', 'option', 'checkbox', 'radio', 'menuitem'])
 const COLLECTIONS = new Set<UiRole>(['table', 'list', 'listbox', 'tree'])
@@ -103,7 +97,7 @@ function candidateRead(ctx: OutputContext, key: string, c: Candidate): ReadStep 
   if (whole && !c.extract) {
     const place = designPlaceSelector(ctx.after, c.element, `the value “${c.token}”`)
     // In one of several rows of a list: read in its own row or not at all (rowOrPlace).
-    const target = rowOrPlace(ctx, c.element, place)
+    const target = rowOrPlace(ctx, c.element, place, key)
     if (!target) throw refusedInList(c.token)
     return { kind: 'read', name: `Read “${key}”`, target, into: key }
   }
@@ -143,7 +137,7 @@ function pointedRead(
   const shown = element.name || element.value || ''
   if (!shown.trim()) return undefined
   const place = designPlaceSelector(root, element, `the value pointed at (“${shown.slice(0, 60)}”)`)
-  const target = rowOrPlace(here, element, place)
+  const target = rowOrPlace(here, element, place, key)
   if (!target) throw refusedInList(shown)
   return {
     kind: 'read',

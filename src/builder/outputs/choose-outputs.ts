@@ -10,7 +10,8 @@ import { designPlaceSelector, designTextSelector } from '../selector-design.ts'
 import { BuildFailure, type BuildSession } from '../session.ts'
 import { camelKey, textSimilarity } from '../words.ts'
 import { keyed, type LabelValue, labelValuePairs } from './label-values.ts'
-import { findGenerated, type OutputContext, rowOrPlace } from './outputs.ts'
+import { findGenerated, type OutputContext } from './outputs.ts'
+import { rowOrPlace } from './row-reads.ts'
 
 /** Without `expect`: the pairs that appeared, the prompt's matches first, confirmed by a question. */
 export async function askOutputs(session: BuildSession, ctx: OutputContext): Promise<Step[]> {
@@ -105,6 +106,7 @@ async function pointedOutputs(
       { ...ctx, after: root },
       pointed.element,
       designPlaceSelector(root, pointed.element, `the ${phrase} pointed at`),
+      key,
     )
     if (!target) {
       session.progress(

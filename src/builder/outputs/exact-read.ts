@@ -6,7 +6,8 @@ import { collapse } from '../../automation/text-match.ts'
 import type { UiElement, UiRole } from '../../protocol/elements.ts'
 import { extractPattern, generaliseText } from '../generalise.ts'
 import { designPlaceSelector, designSelector, designTextSelector } from '../selector-design.ts'
-import { type OutputContext, type ReadStep, rowOrPlace } from './outputs.ts'
+import type { OutputContext, ReadStep } from './outputs.ts'
+import { rowOrPlace } from './row-reads.ts'
 
 const NOT_VALUES = new Set<UiRole>(['button', 'link', 'textbox', 'combobox', 'option', 'checkbox', 'radio'])
 const FIELDS = new Set<UiRole>(['textbox', 'combobox', 'spinbutton'])
@@ -38,7 +39,7 @@ export function exactRead(ctx: OutputContext, key: string, expected: unknown): R
     const place = FIELDS.has(whole.role)
       ? designSelector(ctx.after, whole, `the “${key}” value`)
       : designPlaceSelector(ctx.after, whole, `the “${key}” value`)
-    const target = rowOrPlace(ctx, whole, place)
+    const target = rowOrPlace(ctx, whole, place, key)
     return target && { kind: 'read', name: `Read “${key}”`, target, into: key }
   }
   const inside = ctx.ending.appeared.find((e) => !NOT_VALUES.has(e.role) && norm(e.name).includes(want))

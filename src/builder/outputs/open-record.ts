@@ -17,7 +17,8 @@ import type { BuildSession } from '../session.ts'
 import { actionOf, splitWords } from '../words.ts'
 import { keyed, type LabelValue, labelValuePairs } from './label-values.ts'
 import { labelMeansKey } from './output-evidence.ts'
-import { isTypeSpec, listExpected, nestedValue, type OutputContext, type ReadStep } from './outputs.ts'
+import { isTypeSpec, listExpected, type OutputContext, type ReadStep } from './outputs.ts'
+import { nestedValue } from './row-reads.ts'
 
 const ITEMS = new Set<UiRole>(['row', 'listitem', 'treeitem'])
 const OPENERS = new Set<UiRole>(['link', 'button', 'menuitem'])

@@ -9,7 +9,7 @@ import { nameFromMessage, successName } from '../generalise.ts'
 import { textValues } from '../input-leaves.ts'
 import type { BuildSession } from '../session.ts'
 import { askOutputs } from './choose-outputs.ts'
-import { expectedReads, nonEmpty, outputContext, readsForExpect } from './outputs.ts'
+import { nonEmpty, outputContext, readsForExpect, showsExpected } from './outputs.ts'
 
 /** The scenario the sample taught, and whether it is the task's success. */
 export interface Target {
@@ -23,7 +23,7 @@ export async function outputsOrScenario(session: BuildSession, f: Finish, plan: 
   const { ending, observed, inputs, leaves, reading, submitLabel } = f
   const ctx = outputContext(observed, { ending, inputs, values: textValues(leaves), reading, submitLabel })
   const expect = nonEmpty(sample.expect)
-  const expected = expect !== undefined && expectedReads(ctx, expect).missing.length === 0
+  const expected = showsExpected(ctx, expect)
   if (ending.kind === 'screen' || expected) {
     const opening: { screen?: Snapshot } = {}
     const reads = expect

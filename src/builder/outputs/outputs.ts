@@ -19,6 +19,7 @@ import { listExpected, rowsRead } from './collections.ts'
 import { exactRead } from './exact-read.ts'
 import { openRecordReads } from './open-record.ts'
 import { type Evidenced, evidencedValues } from './output-evidence.ts'
+import { CELLS, nestedValue, ownRowColumn, rowOrPlace } from './row-reads.ts'
 import { urlRead } from './url-output.ts'
 
 export { findCollections, listExpected, rowsRead } from './collections.ts'
@@ -36,6 +37,11 @@ export interface OutputContext {
   values?: { path: string; value: string }[]
   reading: PromptReading
   submitLabel: string
+  /**
+   * Read a cell of a list at its place even where no caller's value picks its row (rowOrPlace):
+   * only to tell a value the screen shows from one it does not, never for a step that is kept.
+   */
+  anyRow?: boolean
 }
 
 /** An expected value as a person wrote it: a text as is, a list or object as JSON. */
@@ -69,23 +75,39 @@ export type ReadStep = Extract<Step, { kind: 'read' }> & { target: Selector }
 /** A read of an element or of the page's address (`source: url`, no target). */
 export type ReadStepAny = Extract<Step, { kind: 'read' }>
 
-/** Read steps for the keys of `expect` the ending shows, and the keys it does not. */
+/**
+ * Read steps for the keys of `expect` the ending shows, and the keys it does not. `inList` are
+ * the missing keys the screen does show, in one of several rows of a list that no caller's value
+ * picks (rowOrPlace): the ending showed them, so it is no less the sample's success; reading them
+ * takes the record opened, or a person's pointing.
+ */
 export function expectedReads(
   ctx: OutputContext,
   expect: Record<string, unknown>,
-): { steps: ReadStepAny[]; missing: string[] } {
+): { steps: ReadStepAny[]; missing: string[]; inList: string[] } {
   const steps: ReadStepAny[] = []
   const missing: string[] = []
-  for (const [key, expected] of Object.entries(expect)) {
-    const step = listExpected(expected)
-      ? rowsRead(ctx, key, expected)
+  const inList: string[] = []
+  const readOf = (at: OutputContext, key: string, expected: unknown) =>
+    listExpected(expected)
+      ? rowsRead(at, key, expected)
       : isTypeSpec(expected)
-        ? generatedRead(ctx, key)
-        : exactRead(ctx, key, expected)
+        ? generatedRead(at, key)
+        : exactRead(at, key, expected)
+  for (const [key, expected] of Object.entries(expect)) {
+    const step = readOf(ctx, key, expected)
     if (step) steps.push(step)
     else missing.push(key)
+    if (!step && readOf({ ...ctx, anyRow: true }, key, expected)) inList.push(key)
   }
-  return { steps, missing }
+  return { steps, missing, inList }
+}
+
+/** Whether the ending shows every value of `expect`, readable or only in a list (expectedReads). */
+export function showsExpected(ctx: OutputContext, expect: Record<string, unknown> | undefined): boolean {
+  if (expect === undefined) return false
+  const { missing, inList } = expectedReads(ctx, expect)
+  return missing.every((key) => inList.includes(key))
 }
 
 /**
@@ -211,13 +233,13 @@ export function evidencedRead(
     ctx,
     element,
     designPlaceSelector(ctx.after, element, `the “${found.label}” value`),
+    key,
   )
   if (!target) return undefined
   return { step: { kind: 'read', name: `Read “${key}”`, target, into: key }, token, text: element.name }
 }
 
 const ITEM_ROLES = new Set<UiRole>(['row', 'listitem', 'treeitem'])
-const CELLS = new Set<UiRole>(['cell', 'columnheader', 'rowheader'])
 
 /**
  * A generated value shown in a table, in the row that holds the sample's own values, under the
@@ -263,7 +285,7 @@ function ownRowCell(
     const step: ReadStep = {
       kind: 'read',
       name: `Read “${key}”`,
-      target: ownRowColumn(ctx, element) ?? ownItem(ctx, element, regex, place),
+      target: ownRowColumn(ctx, element, key) ?? ownItem(ctx, element, regex, place),
       into: key,
     }
     return { step, token: element.name.trim(), text: element.name }
@@ -303,79 +325,6 @@ function ownItem(ctx: OutputContext, element: UiElement, namePattern: string, fa
     }
   }
   return fallback
-}
-
-/**
- * A cell read in the row that shows the sample's own value, under its column's header ("the Last
- * name cell of the row showing {{firstName}}"): a list's rows move (sorted, filtered, added to),
- * its columns do not. Alone: a row that does not show the call's value is never read instead.
- */
-export function ownRowColumn(ctx: OutputContext, element: UiElement): Selector | undefined {
-  if (!CELLS.has(element.role)) return undefined
-  const index = indexTree(ctx.after)
-  const row = index.parent.get(element)
-  const table = row && ancestors(index, row).find((a) => a.role === 'table' || a.role === 'tree')
-  if (row?.role !== 'row' || !table) return undefined
-  const header = indexTree(table).all.find(
-    (e) => e.role === 'row' && e !== row && e.children.some((c) => c.role === 'columnheader'),
-  )
-  if (!header) return undefined
-  const heads = header.children.filter((c) => CELLS.has(c.role))
-  const cells = row.children.filter((c) => CELLS.has(c.role))
-  const column = heads[cells.indexOf(element) - Math.max(0, cells.length - heads.length)]?.name.trim()
-  if (!column) return undefined
-  for (const own of ctx.values ?? []) {
-    if (own.value.length < 2 || norm(own.value) === norm(element.name)) continue
-    const exact = cells.some((c) => c !== element && norm(c.name) === norm(own.value))
-    if (!exact && !norm(row.name).includes(norm(own.value))) continue
-    const fingerprint: Fingerprint = {
-      by: 'inRow',
-      rowText: `{{${own.path}}}`,
-      ...(exact ? { rowMatch: 'exact' as const } : {}),
-      role: element.role,
-      name: '.*',
-      match: 'regex',
-      column,
-    }
-    const rendered = renderSelector({ fingerprints: [fingerprint], description: '' }, nestedValue(own))
-    const found = resolveSelector(ctx.after, rendered)
-    if (found.status !== 'found' || found.element !== element) continue
-    return {
-      fingerprints: [fingerprint],
-      description: `the “${column}” ${element.role} of the row showing “${own.value}”`,
-    }
-  }
-  return undefined
-}
-
-/**
- * Where a value is read: in its own row when it sits in a list (ownRowColumn), else at its place.
- * A cell among several rows that no caller's value picks has no place that stands for the record
- * (the next call's list is ordered, filtered or grown otherwise): undefined, and the output is not
- * read by a guess (a Tryton lookup read its list's first e-mail on every live call).
- */
-export function rowOrPlace(ctx: OutputContext, element: UiElement, place: Selector): Selector | undefined {
-  const own = ownRowColumn(ctx, element)
-  if (own || !CELLS.has(element.role)) return own ?? place
-  // A list of records has column headers (row headers beside them are its rows' numbers); a
-  // record's own details without them (a row per field: "Email | ada@example.com") are read at
-  // their place.
-  const index = indexTree(ctx.after)
-  const table = ancestors(index, element).find((a) => a.role === 'table' || a.role === 'tree')
-  if (!table) return place
-  const all = indexTree(table).all
-  const rows = all.filter((e) => e.role === 'row' && !e.children.some((c) => c.role === 'columnheader'))
-  return rows.length >= 2 && all.some((e) => e.role === 'columnheader') ? undefined : place
-}
-
-/** The input that holds `value` at `path` ({title} → { title: value }). */
-export function nestedValue({ path, value }: { path: string; value: string }): Record<string, unknown> {
-  return path
-    .split('.')
-    .reduceRight<Record<string, unknown>>(
-      (inner, key, i, all) => ({ [key]: i === all.length - 1 ? value : inner }),
-      {},
-    )
 }
 
 /** The sample's `expect`, or undefined when it says nothing. */

@@ -49,10 +49,11 @@ function fingerprintInWords(f: Fingerprint): string {
       return f.match && f.match !== 'exact'
         ? `the text ${matched(f.text, f.match)}`
         : q(templateInWords(f.text))
-    case 'inRow':
-      if (f.column !== undefined)
-        return `the ${q(templateInWords(f.column))} ${f.role} of the row showing ${q(templateInWords(f.rowText))}`
-      return `${f.match && f.match !== 'exact' ? `the ${f.role} ${matched(f.name, f.match)}` : q(templateInWords(f.name))} in the row showing ${q(templateInWords(f.rowText))}`
+    case 'inRow': {
+      const shows = `the row showing ${q(templateInWords(f.rowText))}${f.rowAlso === undefined ? '' : ` and ${q(templateInWords(f.rowAlso))}`}`
+      if (f.column !== undefined) return `the ${q(templateInWords(f.column))} ${f.role} of ${shows}`
+      return `${f.match && f.match !== 'exact' ? `the ${f.role} ${matched(f.name, f.match)}` : q(templateInWords(f.name))} in ${shows}`
+    }
     case 'automationId':
       return `#${f.ids.map(templateInWords).join(' › ')}`
     case 'path':
