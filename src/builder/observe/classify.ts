@@ -56,7 +56,12 @@ export function classifySent(
   leaves: InputLeaf[] = [],
 ): Ending | undefined {
   const { before, after } = observed
-  const anew = before.window.url !== undefined && after.window.url !== before.window.url
+  // Only another document: a fragment ("#/orders") or nothing at all is the same page redrawn.
+  const page = (url: string | undefined) => url?.split('#')[0]
+  const anew =
+    page(before.window.url) !== undefined &&
+    page(after.window.url) !== undefined &&
+    page(after.window.url) !== page(before.window.url)
   return classifyEnding(before.root, after.root, fields, inputs, leaves, anew)
 }
 
@@ -149,12 +154,14 @@ export function classifyEnding(
   // after "1042") is waited for as the next call's value (conditionFor), which did not hold before.
   const own = (e: UiElement) => SCREEN_ROLES.has(e.role) && templateOf(e.name, leaves) !== undefined
   // A page drawn anew (a filter sent as a new address: "9 items" → "3 items") rewrote nothing in
-  // place: the driver lets it settle before a run looks, so its count is the new page's.
-  const news = fresh.filter((e) => anew || own(e) || !recounted(before, after, e))
-  const message =
-    news.find((e) => inMessage(e) && e.role !== 'link' && e.role !== 'button') ??
-    news.find((e) => e.role === 'heading') ??
-    news.find((e) => SCREEN_ROLES.has(e.role))
+  // place: the driver lets it settle before a run looks, so its count is the new page's, taken
+  // when nothing else on it is new.
+  const news = fresh.filter((e) => own(e) || !recounted(before, after, e))
+  const pick = (from: UiElement[]) =>
+    from.find((e) => inMessage(e) && e.role !== 'link' && e.role !== 'button') ??
+    from.find((e) => e.role === 'heading') ??
+    from.find((e) => SCREEN_ROLES.has(e.role))
+  const message = pick(news) ?? (anew ? pick(fresh) : undefined)
   if (message) return finish('screen', message.name, message)
   // A record dialog (a desktop app's "Add contact", a web app's modal form) that closed on its
   // submit: the dialog going away is the ending every run shows; the row it added, if one did,
@@ -187,7 +194,8 @@ export function classifyEnding(
       inputs.some((v) => v.trim().length >= 2 && e.name.includes(v.trim())),
   )
   if (added) return finish('screen', added.name, added)
-  const text = news.find((e) => e.role === 'text')
+  const text =
+    news.find((e) => e.role === 'text') ?? (anew ? fresh.find((e) => e.role === 'text') : undefined)
   return text ? finish('screen', text.name, text) : undefined
 }
 
@@ -297,101 +305,4 @@ function inAlert(root: UiElement, element: UiElement): boolean {
   for (let p = index.parent.get(element); p; p = index.parent.get(p))
     if (MESSAGE_ROLES.has(p.role)) return true
   return false
-}
-
-/**
- * A search box that filters as it is typed into (a desktop app's contact or account filter): the
- * submit changes nothing more, the results are already there. The ending is the result row that
- * shows a searched value; its condition is that row (a cell showing the value), so a run waits
- * for its own results, not for whatever the list showed before.
- */
-export function resultsEnding(
-  after: UiElement,
-  searched: { path: string; value: string }[],
-  inputs: string[],
-  /** The screen before the value was typed: results that appeared since count without rows. */
-  typedOn?: UiElement,
-): Ending | undefined {
-  const index = indexTree(after)
-  for (const { path, value } of searched) {
-    const want = value.trim().toLowerCase()
-    if (want.length < 2) continue
-    const shown = typedOn && shownAsTyped(typedOn, after, path, want, inputs)
-    if (shown) return shown
-    // A result is in a row: the drop-down's own option showing the value set is not one.
-    const rowOf = (e: UiElement) => [...ancestorsOf(index.parent, e)].find((a) => ROW_ROLES.has(a.role))
-    const cell = index.all.find(
-      (e) => (e.role === 'cell' || e.role === 'option') && e.name.trim().toLowerCase() === want && rowOf(e),
-    )
-    const row =
-      (cell && rowOf(cell)) ??
-      index.all.find((e) => ROW_ROLES.has(e.role) && e.name.toLowerCase().includes(want))
-    if (!row) continue
-    const condition: Condition = {
-      kind: 'appears',
-      target: {
-        fingerprints: [
-          cell
-            ? // "Paid" shown for the "paid" filtered by: the same word, whatever its case.
-              {
-                by: 'text',
-                text: `{{${path}}}`,
-                role: cell.role,
-                match: cell.name.trim() === value.trim() ? 'exact' : 'same',
-              }
-            : { by: 'text', text: `{{${path}}}`, role: row.role, match: 'contains' },
-        ],
-        description: `a result showing the “${path}” searched for`,
-      },
-    }
-    return {
-      kind: 'screen',
-      message: row.name,
-      messageElement: row,
-      appeared: indexTree(row).all.filter((e) => e.name.trim() !== ''),
-      condition,
-      signature: outcomeSignature('screen', 'a result row showing the value searched for', inputs),
-      name: 'Found',
-    }
-  }
-  return undefined
-}
-
-/** What a person reads as results that show while they type: links or options, not rows. */
-const TYPED_RESULTS = new Set<UiRole>(['link', 'option', 'listitem', 'treeitem', 'menuitem'])
-
-/**
- * Results that appeared since the value was typed and name it ("Kitchen rota" under the search
- * box after "kitchen"), drawn as links or options in a list that floats over the page rather
- * than as rows: the job waits for one naming the caller's value (docs/builder.md, "Outputs: what
- * counts as evidence").
- */
-function shownAsTyped(
-  typedOn: UiElement,
-  after: UiElement,
-  path: string,
-  want: string,
-  inputs: string[],
-): Ending | undefined {
-  const found = appeared(typedOn, after).filter(
-    (e) => TYPED_RESULTS.has(e.role) && e.name.toLowerCase().includes(want),
-  )
-  const first = found[0]
-  if (!first) return undefined
-  return {
-    kind: 'screen',
-    message: first.name,
-    messageElement: first,
-    // Everything that appeared with them (the other results, "3 matches"): the outputs read there.
-    appeared: appeared(typedOn, after),
-    condition: {
-      kind: 'appears',
-      target: {
-        fingerprints: [{ by: 'text', text: `{{${path}}}`, role: first.role, match: 'contains' }],
-        description: `a result showing the “${path}” searched for`,
-      },
-    },
-    signature: outcomeSignature('screen', 'a result showing the value searched for, as it was typed', inputs),
-    name: 'Found',
-  }
 }

@@ -3,7 +3,8 @@
 import { type InputLeaf, textValues } from '../input-leaves.ts'
 import { BuildFailure, type BuildSession } from '../session.ts'
 import type { Sent } from '../submit/send-sample.ts'
-import { classifySent, type Ending, resultsEnding } from './classify.ts'
+import { classifySent, type Ending } from './classify.ts'
+import { resultsEnding } from './results-ending.ts'
 
 export function judgeEnding(
   session: BuildSession,

@@ -6,9 +6,8 @@
 // one that deletes, downloads, leaves or sends), each from the results screen, and keeps the first
 // whose screen shows every missing key as a labelled value. Nothing is typed or saved on the way.
 import { ancestors, descendants, indexTree } from '../../automation/element-tree.ts'
-import { renderSelector, resolveSelector } from '../../automation/index.ts'
 import { collapse } from '../../automation/text-match.ts'
-import type { Selector, Step } from '../../protocol/automation.ts'
+import type { Fingerprint, Selector, Step } from '../../protocol/automation.ts'
 import type { Snapshot, UiElement, UiRole } from '../../protocol/elements.ts'
 import { refusal } from '../explore/explore-moves.ts'
 import { appeared } from '../observe/ui-diff.ts'
@@ -18,7 +17,7 @@ import { actionOf, splitWords } from '../words.ts'
 import { keyed, type LabelValue, labelValuePairs } from './label-values.ts'
 import { labelMeansKey } from './output-evidence.ts'
 import { isTypeSpec, listExpected, type OutputContext, type ReadStep } from './outputs.ts'
-import { nestedValue } from './row-reads.ts'
+import { nestedValue, resolvesTo } from './row-reads.ts'
 
 const ITEMS = new Set<UiRole>(['row', 'listitem', 'treeitem'])
 const OPENERS = new Set<UiRole>(['link', 'button', 'menuitem'])
@@ -172,14 +171,16 @@ function inRowSelector(
       : element.name
   const scope = nestedValue(value)
   for (const rowMatch of ['exact', 'contains'] as const) {
-    const selector: Selector = {
-      fingerprints: [
-        { by: 'inRow', rowText: `{{${value.path}}}`, rowMatch, role: element.role, name, match: 'exact' },
-      ],
-      description: `“${element.name}” in the row of “${value.value}”`,
+    const fingerprint: Fingerprint = {
+      by: 'inRow',
+      rowText: `{{${value.path}}}`,
+      rowMatch,
+      role: element.role,
+      name,
+      match: 'exact',
     }
-    const found = resolveSelector(root, renderSelector(selector, scope))
-    if (found.status === 'found' && found.element === element) return selector
+    if (resolvesTo(root, fingerprint, scope, element))
+      return { fingerprints: [fingerprint], description: `“${element.name}” in the row of “${value.value}”` }
   }
   return undefined
 }

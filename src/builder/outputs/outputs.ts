@@ -2,7 +2,6 @@
 // from the sample's `expect`: a generated value ({"$type": "string"}) is found by its shape (it
 // has digits) and the key's words around it; an exact value by its text. Without `expect`, see
 // choose-outputs.ts.
-import { ancestors } from '../../automation/element-tree.ts'
 import { indexTree, renderSelector, resolveSelector } from '../../automation/index.ts'
 import { collapse } from '../../automation/text-match.ts'
 import type { Fingerprint, Selector, Step } from '../../protocol/automation.ts'
@@ -19,7 +18,7 @@ import { listExpected, rowsRead } from './collections.ts'
 import { exactRead } from './exact-read.ts'
 import { openRecordReads } from './open-record.ts'
 import { type Evidenced, evidencedValues } from './output-evidence.ts'
-import { CELLS, nestedValue, ownRowColumn, rowOrPlace } from './row-reads.ts'
+import { CELLS, nestedValue, ownRowColumn, resolvesTo, rowOrPlace } from './row-reads.ts'
 import { urlRead } from './url-output.ts'
 
 export { findCollections, listExpected, rowsRead } from './collections.ts'
@@ -77,9 +76,9 @@ export type ReadStepAny = Extract<Step, { kind: 'read' }>
 
 /**
  * Read steps for the keys of `expect` the ending shows, and the keys it does not. `inList` are
- * the missing keys the screen does show, in one of several rows of a list that no caller's value
- * picks (rowOrPlace): the ending showed them, so it is no less the sample's success; reading them
- * takes the record opened, or a person's pointing.
+ * the missing keys the ending does show, in a row that appeared with it among several rows of a
+ * list that no caller's value picks (rowOrPlace): the ending showed them, so it is no less the
+ * sample's success; reading them takes the record opened, or a person's pointing.
  */
 export function expectedReads(
   ctx: OutputContext,
@@ -94,11 +93,23 @@ export function expectedReads(
       : isTypeSpec(expected)
         ? generatedRead(at, key)
         : exactRead(at, key, expected)
+  // Only a row that came with the ending: a complaint over the list of records that exist
+  // ("already exists") shows the value too, and is no success.
+  const fresh = new Set(ctx.ending.appeared)
+  const cameWith = (step: ReadStepAny | undefined) => {
+    if (!step?.target || ctx.ending.kind === 'validation') return false
+    try {
+      const found = resolveSelector(ctx.after, renderSelector(step.target, {}))
+      return found.status === 'found' && fresh.has(found.element)
+    } catch {
+      return false
+    }
+  }
   for (const [key, expected] of Object.entries(expect)) {
     const step = readOf(ctx, key, expected)
     if (step) steps.push(step)
     else missing.push(key)
-    if (!step && readOf({ ...ctx, anyRow: true }, key, expected)) inList.push(key)
+    if (!step && cameWith(readOf({ ...ctx, anyRow: true }, key, expected))) inList.push(key)
   }
   return { steps, missing, inList }
 }
@@ -316,9 +327,7 @@ function ownItem(ctx: OutputContext, element: UiElement, namePattern: string, fa
       name: namePattern,
       match: 'regex',
     }
-    const rendered = renderSelector({ fingerprints: [fingerprint], description: '' }, nestedValue(own))
-    const found = resolveSelector(ctx.after, rendered)
-    if (found.status !== 'found' || found.element !== element) return fallback
+    if (!resolvesTo(ctx.after, fingerprint, nestedValue(own), element)) return fallback
     return {
       fingerprints: [fingerprint],
       description: `${fallback.description} in the item showing “${own.value}”`,

@@ -7,7 +7,7 @@ import { indexTree, renderSelector, resolveSelector } from '../../automation/ind
 import { collapse } from '../../automation/text-match.ts'
 import type { Fingerprint, Selector } from '../../protocol/automation.ts'
 import type { UiElement, UiRole } from '../../protocol/elements.ts'
-import { textSimilarity } from '../words.ts'
+import { labelMeansKey } from './output-evidence.ts'
 import type { OutputContext } from './outputs.ts'
 
 export const CELLS = new Set<UiRole>(['cell', 'columnheader', 'rowheader'])
@@ -46,14 +46,11 @@ export function ownRowColumn(ctx: OutputContext, element: UiElement, key?: strin
   const cells = row.children.filter((c) => CELLS.has(c.role))
   const column = heads[cells.indexOf(cell) - Math.max(0, cells.length - heads.length)]?.name.trim()
   if (!column) return undefined
-  const read = (fingerprint: Fingerprint, values: Record<string, unknown>, description: string) => {
-    const rendered = renderSelector({ fingerprints: [fingerprint], description: '' }, values)
-    const found = resolveSelector(ctx.after, rendered)
-    return found.status === 'found' && found.element === element
+  const read = (fingerprint: Fingerprint, values: Record<string, unknown>, description: string) =>
+    resolvesTo(ctx.after, fingerprint, values, element)
       ? { fingerprints: [fingerprint], description }
       : undefined
-  }
-  const label = key === undefined ? undefined : labelCell(table, row, cells, cell, key)
+  const label = key === undefined ? undefined : labelCell(table, cells, cell, key)
   const at = { role: element.role, name: '.*', match: 'regex' as const, column }
   for (const own of ctx.values ?? []) {
     if (own.value.length < 2 || norm(own.value) === norm(element.name)) continue
@@ -66,10 +63,11 @@ export function ownRowColumn(ctx: OutputContext, element: UiElement, key?: strin
       ...at,
     }
     const described = `the “${column}” ${element.role} of the row showing “${own.value}”`
-    const found =
-      read(fingerprint, nestedValue(own), described) ??
-      (label &&
-        read({ ...fingerprint, rowAlso: label.text }, nestedValue(own), `${described} and “${label.text}”`))
+    // The label, where the row shows one, always picks the row too: a record whose only row is
+    // its phone must not answer for its e-mail.
+    const found = label
+      ? read({ ...fingerprint, rowAlso: label.text }, nestedValue(own), `${described} and “${label.text}”`)
+      : read(fingerprint, nestedValue(own), described)
     if (found) return found
   }
   if (!label?.perField) return undefined
@@ -78,6 +76,20 @@ export function ownRowColumn(ctx: OutputContext, element: UiElement, key?: strin
     {},
     `the “${column}” ${element.role} of the “${label.text}” row`,
   )
+}
+
+/** Whether the fingerprint, rendered with the call's values, finds `element` and only it. */
+export function resolvesTo(
+  root: UiElement,
+  fingerprint: Fingerprint,
+  values: Record<string, unknown>,
+  element: UiElement,
+): boolean {
+  const found = resolveSelector(
+    root,
+    renderSelector({ fingerprints: [fingerprint], description: '' }, values),
+  )
+  return found.status === 'found' && found.element === element
 }
 
 /**
@@ -95,28 +107,28 @@ function cellOf(index: TreeIndex, element: UiElement): UiElement | undefined {
 
 /**
  * The cell of the row that names the output (the field's label, "E-Mail" for "email"): a text
- * without digits, not the value read. `perField` when its column names something different in
- * every row (a row per field of one record, not a type repeated down a list of records).
+ * without digits, not the value read. `perField` for a record's details, a row per field: every
+ * row holds just a label first and its value, and the labels differ (a list of records has more
+ * columns, or repeats a type down its rows).
  */
 function labelCell(
   table: UiElement,
-  row: UiElement,
   cells: UiElement[],
   element: UiElement,
   key: string,
 ): { text: string; perField: boolean } | undefined {
   const labels = cells.filter(
-    (c) => c !== element && c.name.trim() !== '' && !/\d/.test(c.name) && textSimilarity(c.name, key) >= 0.8,
+    (c) => c !== element && c.name.trim() !== '' && !/\d/.test(c.name) && labelMeansKey(c.name, key),
   )
   if (labels.length !== 1) return undefined
-  const at = cells.indexOf(labels[0]!)
-  const rows = indexTree(table).all.filter(
-    (e) => e !== row && e.role === 'row' && e.children.some((c) => c.role === 'cell'),
-  )
-  const column = [row, ...rows].map((r) => norm(r.children.filter((c) => CELLS.has(c.role))[at]?.name ?? ''))
+  const rows = indexTree(table)
+    .all.filter((e) => e.role === 'row' && e.children.some((c) => c.role === 'cell'))
+    .map((r) => r.children.filter((c) => CELLS.has(c.role)))
+  const pairs = rows.every((r) => r.length === 2)
+  const names = rows.map((r) => norm(r[0]?.name ?? ''))
   return {
     text: labels[0]!.name.trim(),
-    perField: rows.length >= 1 && new Set(column).size === column.length,
+    perField: pairs && cells[0] === labels[0] && rows.length >= 2 && new Set(names).size === names.length,
   }
 }
 

@@ -5,7 +5,7 @@
 // e-mail; now such a value is not read (the build asks or fails), and a list of one row, or a
 // record's own screen, is still read where it shows.
 import { expect, test } from 'bun:test'
-import { renderSelector, resolveSelector } from '../../../src/automation/index.ts'
+import { indexTree, renderSelector, resolveSelector } from '../../../src/automation/index.ts'
 import { readPrompt } from '../../../src/builder/locate/prompt.ts'
 import type { Ending } from '../../../src/builder/observe/classify.ts'
 import { exactRead } from '../../../src/builder/outputs/exact-read.ts'
@@ -89,7 +89,12 @@ test('a value shown only in a list row is shown all the same: the ending is stil
     row('E-Mail', 'bookings@harbourlights.example', 'Harbour Lights Cafe'),
     row('Phone', '+44 1947 820 331', 'Harbour Lights Cafe'),
   )
-  const ctx = context(after, 'Harbour Lights Cafe')
+  const base = context(after, 'Harbour Lights Cafe')
+  const came = (kind: string) => ({
+    ...base,
+    ending: { ...base.ending, kind, appeared: [...indexTree(after).all] } as Ending,
+  })
+  const ctx = came('dialog')
   const shown = { contact: 'bookings@harbourlights.example' }
   expect(expectedReads(ctx, shown)).toMatchObject({ steps: [], missing: ['contact'], inList: ['contact'] })
   expect(showsExpected(ctx, shown)).toBe(true)
@@ -97,6 +102,10 @@ test('a value shown only in a list row is shown all the same: the ending is stil
   expect(expectedReads(ctx, elsewhere)).toMatchObject({ missing: ['contact'], inList: [] })
   expect(showsExpected(ctx, elsewhere)).toBe(false)
   expect(showsExpected(ctx, undefined)).toBe(false)
+  // A complaint ("already exists") over the list, or a list that was there before the ending
+  // (nothing of it appeared), shows the value without being the success.
+  expect(showsExpected(came('validation'), shown)).toBe(false)
+  expect(showsExpected(base, shown)).toBe(false)
 })
 
 test('a record with a row per kind of value is read in the row that shows the caller’s value and the output’s label', () => {
@@ -147,6 +156,24 @@ test('a record’s details, a row per field under column headers, are read in th
     row('E-Mail', 'bookings@harbourlights.example', 'Harbour Lights Cafe'),
   )
   expect(exactRead(context(records, 'Ada Lovelace'), 'email', 'hello@blueharbor.example')).toBeUndefined()
+  // Nor is a list of records whose types happen to differ: its rows hold more than a label and a value.
+  const mixed = list(
+    row('E-Mail', 'bookings@harbourlights.example', 'Harbour Lights Cafe'),
+    row('Phone', '+44 1947 600 118', 'Blue Harbor Bakery'),
+  )
+  expect(exactRead(context(mixed, 'Ada Lovelace'), 'email', 'bookings@harbourlights.example')).toBeUndefined()
+})
+
+test('where the row shows the output’s label, the label picks the row even when the caller’s value alone would', () => {
+  // The sample's party has only its e-mail row; a party with only a phone must not answer for it.
+  const one = list(
+    row('E-Mail', 'bookings@harbourlights.example', 'Harbour Lights Cafe'),
+    row('Phone', '+44 1947 600 118', 'Blue Harbor Bakery'),
+  )
+  const step = exactRead(context(one, 'Harbour Lights Cafe'), 'email', 'bookings@harbourlights.example')
+  expect(step?.target.fingerprints[0]).toMatchObject({ rowText: '{{name}}', rowAlso: 'E-Mail' })
+  const found = resolveSelector(one, renderSelector(step!.target, { name: 'Blue Harbor Bakery' }))
+  expect(found.status).toBe('not-found')
 })
 
 test('a link pointed at inside a cell is read in its own row, or not at all, as the cell would be', () => {
