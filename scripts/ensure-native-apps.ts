@@ -18,4 +18,5 @@ await ensureDebianPackages('The native benchmark apps', [
   ['/usr/bin/sqlitebrowser', 'sqlitebrowser'],
   ['/usr/bin/orage', 'orage'],
   ['/usr/bin/featherpad', 'featherpad'],
+  ['/usr/bin/texworks', 'texworks'],
 ])
