@@ -167,18 +167,22 @@ def menu_bars(top, budget=250):
     return found
 
 
+# A menu that drops from a menu bar: GTK's is a 'menu', Qt's a 'popup menu' under its item.
+MENUS = {'menu', 'popup menu'}
+
+
 def open_menu_item_at(top, x, y):
     """The item under the point in a menu dropped from the window's menu bar. An open menu lies
     over the window's content, but the content is what a hit test from the window finds there (a
     text area under File's menu), so open menus are looked at first. A menu's items show only while
-    it is open; an item that opens a submenu is itself a 'menu' (GTK), or holds one (Qt)."""
+    it is open; an item that opens a submenu is itself a 'menu' (GTK), or holds a 'popup menu' (Qt)."""
     hit, stack = None, [bar for bar in menu_bars(top)]
     while stack:
         node = stack.pop()
-        in_menu = role_of(node) == 'menu'
+        in_menu = role_of(node) in MENUS
         for child in children_of(node):
             role = role_of(child)
-            if role not in MENU_ITEM_ROLES and role != 'menu':
+            if role not in MENU_ITEM_ROLES and role not in MENUS:
                 continue
             if in_menu and contains(rect(child), x, y):
                 hit = child  # a submenu's item beats the item of the menu it opened from
