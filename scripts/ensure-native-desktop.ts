@@ -24,6 +24,8 @@ const PACKAGES: [path: string, pkg: string][] = [
   ['/usr/bin/gtk3-widget-factory', 'gtk-3-examples'],
   ['/usr/bin/osmo', 'osmo'],
   ['/usr/bin/homebank', 'homebank'],
+  // Qt 5 for Python: a Qt test app (test/fixtures/native/qt-menu-app.py), whose menus are Qt's.
+  ['/usr/lib/python3/dist-packages/PyQt5', 'python3-pyqt5'],
 ]
 
 await ensureDebianPackages('The native desktop tests', PACKAGES)
