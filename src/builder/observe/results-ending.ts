@@ -30,13 +30,16 @@ export function resultsEnding(
     if (want.length < 2) continue
     const shown = typedOn && shownAsTyped(typedOn, after, path, want, inputs)
     if (shown) return shown
-    // A result is in a row, and is no drop-down's own option showing the value set.
+    // A result in a row, not a drop-down's own option showing the value set, is the evidence
+    // first; a list whose rows do not show the value (the filter named elsewhere) has only what
+    // names it (docs/builder.md, "Outputs": the driver settles the filtered list before a run looks).
     const up = (e: UiElement) => ancestors(index, e)
     const rowOf = (e: UiElement) => up(e).find((a) => ROW_ROLES.has(a.role))
-    const result = (e: UiElement) => rowOf(e) && !up(e).some((a) => a.role === 'combobox')
-    const cell = index.all.find(
-      (e) => (e.role === 'cell' || e.role === 'option') && e.name.trim().toLowerCase() === want && result(e),
-    )
+    const named = (e: UiElement) =>
+      (e.role === 'cell' || e.role === 'option') && e.name.trim().toLowerCase() === want
+    const cell =
+      index.all.find((e) => named(e) && rowOf(e) && !up(e).some((a) => a.role === 'combobox')) ??
+      index.all.find(named)
     const row =
       (cell && rowOf(cell)) ??
       index.all.find((e) => ROW_ROLES.has(e.role) && e.name.toLowerCase().includes(want))
