@@ -92,9 +92,14 @@ async function appliedFilters(
   // among the filters is what Enter cannot send.
   const dropDown = fields.some((f) => f.control.kind === 'select')
   if (!finding || fields.length === 0 || !filters || !dropDown) return undefined
-  const now = await session.settle(screen.root)
-  if (sameRows(screen.root, now.root)) return undefined
+  // An app may redraw its list a moment after the filter is set (its own delay, a fetch, the
+  // drop-down's list still closing): the list is waited on until it changed and shows what was
+  // filtered by, up to the settle's limit.
   const searched = textValues(fields.flatMap((f) => (f.leaf ? [f.leaf] : [])))
+  const filtered = (root: UiElement) =>
+    !sameRows(screen.root, root) && resultsEnding(root, searched, []) !== undefined
+  const now = await session.settle(screen.root, (root) => !filtered(root))
+  if (sameRows(screen.root, now.root)) return undefined
   const results = resultsEnding(now.root, searched, [])
   if (!results?.condition) return undefined
   session.progress(
