@@ -266,18 +266,26 @@ namespace Deskhook.Uia
                 return;
             }
             if (timer != null) timer.Dispose();
-            Interlocked.Decrement(ref inFlight);
-            if (failure != null)
+            // Counted as answered only once its line is written: the exit on EOF waits for this count,
+            // and a process that ends between the two loses the answer.
+            try
             {
-                if (failure.Code == "TIMEOUT") Log.Warn("command past its deadline", "cmd", cmd, "id", id);
-                Failure(id, failure);
-                return;
+                if (failure != null)
+                {
+                    if (failure.Code == "TIMEOUT") Log.Warn("command past its deadline", "cmd", cmd, "id", id);
+                    Failure(id, failure);
+                    return;
+                }
+                var line = new JsonObject();
+                line["id"] = id;
+                line["ok"] = true;
+                line["result"] = result;
+                Channel.Send(line);
             }
-            var line = new JsonObject();
-            line["id"] = id;
-            line["ok"] = true;
-            line["result"] = result;
-            Channel.Send(line);
+            finally
+            {
+                Interlocked.Decrement(ref inFlight);
+            }
         }
     }
 }
