@@ -24,7 +24,7 @@ beforeAll(async () => {
     fetch: async () =>
       new Response(await Bun.file(PAGE).text(), { headers: { 'content-type': 'text/html' } }),
   })
-  s = await startTestServer({ heartbeatIntervalMs: 200, agentGraceMs: 5000 })
+  s = await startTestServer({ heartbeatIntervalMs: 1000, agentGraceMs: 5000 })
   agent = startAgent({
     server: s.url,
     token: createEnrollmentToken(s.ctx).token,

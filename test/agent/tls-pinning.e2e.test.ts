@@ -21,7 +21,7 @@ let agent: AgentProcess
 let pinA: string
 
 const serve = async (dataDir: string, args: string[]) => {
-  const s = await startServerProcess(dataDir, ['--heartbeat-interval', '200', ...args])
+  const s = await startServerProcess(dataDir, ['--heartbeat-interval', '1000', ...args])
   servers.push(s)
   return s
 }
@@ -130,7 +130,7 @@ describe('deskhook serve --tls auto', () => {
 
 describe('other ways to serve', () => {
   test('plain http still works, and the agent warns once per start that it is not encrypted', async () => {
-    const s = await startTestServer({ heartbeatIntervalMs: 200 })
+    const s = await startTestServer({ heartbeatIntervalMs: 1000 })
     try {
       const { token } = createEnrollmentToken(s.ctx)
       expect(token).not.toContain('~')

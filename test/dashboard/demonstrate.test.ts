@@ -221,7 +221,7 @@ describe('show me in the dashboard', () => {
 
   beforeAll(async () => {
     app = startOrdersApp()
-    s = await startTestServer({ heartbeatIntervalMs: 200, agentGraceMs: 1000 })
+    s = await startTestServer({ heartbeatIntervalMs: 1000, agentGraceMs: 1000 })
     await signIn(s)
     member = await signIn(s, { email: 'member@example.com', password: 'member-password-1', role: 'member' })
     agent = startAgent({

@@ -104,7 +104,7 @@ describe('desktops page with real agents', () => {
       hostname: '127.0.0.1',
       fetch: () => new Response(APP_PAGE, { headers: { 'content-type': 'text/html' } }),
     })
-    s = await startTestServer({ heartbeatIntervalMs: 200, agentGraceMs: 1000 })
+    s = await startTestServer({ heartbeatIntervalMs: 1000, agentGraceMs: 1000 })
     admin = await signIn(s)
     member = await signIn(s, { email: 'member@example.com', password: 'member-password-1', role: 'member' })
     const { token } = createEnrollmentToken(s.ctx)

@@ -706,7 +706,7 @@ describe('a real run, end to end', () => {
       hostname: '127.0.0.1',
       fetch: () => new Response(APP, { headers: { 'content-type': 'text/html' } }),
     })
-    server = await startTestServer({ heartbeatIntervalMs: 200, agentGraceMs: 1000 })
+    server = await startTestServer({ heartbeatIntervalMs: 1000, agentGraceMs: 1000 })
     agent = startAgent({ server: server.url, token: createEnrollmentToken(server.ctx).token, name: 'pc-1' })
     await agent.waitForLog((l) => l.msg === 'online')
   }, 60_000)

@@ -13,7 +13,7 @@ let s: TestServer
 const agents: AgentProcess[] = []
 const dir = tempDir('deskhook-token-file-')
 beforeAll(async () => {
-  s = await startTestServer({ heartbeatIntervalMs: 200 })
+  s = await startTestServer({ heartbeatIntervalMs: 1000 })
 })
 afterAll(async () => {
   for (const a of agents) await a.cleanup()

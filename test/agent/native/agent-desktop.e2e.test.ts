@@ -16,7 +16,7 @@ let agent: AgentProcess
 let desktopId: string
 
 beforeAll(async () => {
-  s = await startTestServer({ heartbeatIntervalMs: 200 })
+  s = await startTestServer({ heartbeatIntervalMs: 1000 })
   const { token } = createEnrollmentToken(s.ctx)
   agent = startAgent({
     server: s.url,
