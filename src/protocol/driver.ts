@@ -91,6 +91,13 @@ export interface Driver {
    * attached to, native apps). Builds of jobs with credentials call it first.
    */
   clearSession?(windowId: string): Promise<boolean>
+  /**
+   * A build starts: the desktop user's saved settings are read, to be put back by
+   * restoreSettings() when it ends (native drivers; src/agent/drivers/native/settings-guard.ts).
+   */
+  guardSettings?(): Promise<{ guarded: boolean; files: number }>
+  /** The build ended: the apps it started are closed, and settings it changed are put back. */
+  restoreSettings?(): Promise<{ restored: string[]; removed: string[] }>
   /** Brings the window to the foreground so input goes to it. */
   focusWindow(windowId: string): Promise<void>
 

@@ -84,6 +84,9 @@ export const RPC_METHODS = [
   'screenshot',
   'waitForChange',
   'clearSession',
+  // A build's exploring leaves the app's saved settings as it found them (native drivers only).
+  'guardSettings',
+  'restoreSettings',
   // "Show me" (src/protocol/recording.ts): served by the agent's Recorder, not the driver.
   'recordStart',
   'recordStatus',

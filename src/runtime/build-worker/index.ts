@@ -31,6 +31,7 @@ import { BuildCancelled, buildIO, withJobSecrets } from './build-io.ts'
 import { hubDesktop } from './hub-desktop.ts'
 import { liveJobSecrets, missingSecrets } from './live-secrets.ts'
 import { watchSecretFills } from './secret-fills.ts'
+import { guardSettings, type SettingsGuard } from './settings-guard.ts'
 
 export { submittedBefore }
 
@@ -208,6 +209,7 @@ export class BuildWorker implements Service {
     const abort = new AbortController()
     this.#running.set(build.id, { abort, desktopId: desktop.id })
     let stopWatching = () => {}
+    let settings: SettingsGuard | undefined
     this.#busyJobs.add(build.jobId)
     this.#noted.delete(build.id)
     try {
@@ -275,13 +277,16 @@ export class BuildWorker implements Service {
         masking,
       )
       const port = fills.port
+      const io = buildIO(this.ctx, build.id, abort.signal, masking)
+      settings = await guardSettings(this.ctx, this.hub, desktop.id)
       let result: BuildResult
       try {
-        result = await this.build(port, buildIO(this.ctx, build.id, abort.signal, masking), req)
+        result = await this.build(port, io, req)
       } catch (err) {
         if (err instanceof BuildCancelled || abort.signal.aborted) return
         result = { ok: false, code: 'DESKTOP_ERROR', message: (err as Error).message }
       }
+      await settings.putBack((message, data) => io.progress('explore', message, data))
       // Cancelled (here or by another process) while the builder finished: nothing of it is kept.
       if (abort.signal.aborted || !isUnderWay(findBuild(this.ctx, build.id))) return
       result = result.ok
@@ -305,6 +310,8 @@ export class BuildWorker implements Service {
           this.ctx.log.error({ err: again, buildId: build.id }, 'could not record a build failure')
       }
     } finally {
+      // A build cancelled or crashed half-way puts the settings back too, silently.
+      await settings?.putBack()
       stopWatching()
       this.#running.delete(build.id)
       this.#busyJobs.delete(build.jobId)

@@ -5,6 +5,7 @@ import type { Logger } from '../../../lib/logger.ts'
 import { HelperHost } from '../native/helper-host.ts'
 import { installHelper } from '../native/install-helper.ts'
 import { NativeDriver } from '../native/native-driver.ts'
+import { settingsRoot } from '../native/settings-guard.ts'
 import actions from './atspi_actions.py' with { type: 'text' }
 import apps from './atspi_apps.py' with { type: 'text' }
 import common from './atspi_common.py' with { type: 'text' }
@@ -73,5 +74,7 @@ export function createLinuxDesktopDriver(options: LinuxDesktopOptions): NativeDr
     maxElements: options.maxElements,
     launchTimeoutMs: options.launchTimeoutMs,
     callTimeoutMs: options.callTimeoutMs,
+    // The apps it starts get the helper's environment: their settings are where it says.
+    settingsRoot: settingsRoot(options.env ?? process.env, 'linux'),
   })
 }

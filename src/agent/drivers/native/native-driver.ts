@@ -24,6 +24,7 @@ import { closeNotice } from './close-notice.ts'
 import { type BackendProfile, mapWindowTree } from './element-mapping.ts'
 import type { HelperHost } from './helper-host.ts'
 import { watchHelperInput } from './input-watch.ts'
+import { ExploreSettings, type SettingsPutBack } from './settings-guard.ts'
 import { WindowSuccession } from './window-follow.ts'
 
 export interface NativeDriverOptions {
@@ -37,6 +38,8 @@ export interface NativeDriverOptions {
   launchTimeoutMs?: number
   /** Deadline of a helper call that is not a wait (snapshot, act, screenshot…). */
   callTimeoutMs?: number
+  /** The desktop user's settings folder, guarded while a build explores (settings-guard.ts); none: not guarded. */
+  settingsRoot?: string
 }
 
 /** How many windows' secret fields the driver remembers (the most recently read). */
@@ -53,9 +56,12 @@ export class NativeDriver implements Driver {
   readonly #secretFields = new Map<string, Bounds[]>()
   /** Windows that closed while their app went on in another (window-follow.ts). */
   readonly #windows: WindowSuccession
+  /** The settings a build found, while it explores (guardSettings → restoreSettings). */
+  readonly #settings: ExploreSettings
 
   constructor(private readonly options: NativeDriverOptions) {
     this.kind = options.kind
+    this.#settings = new ExploreSettings(options.settingsRoot)
     this.#windows = new WindowSuccession(options.log)
   }
 
@@ -71,16 +77,41 @@ export class NativeDriver implements Driver {
 
   /** Closes the apps this driver launched (as the browser driver closes a browser it launched), then the helper. */
   async stop(): Promise<void> {
+    this.#secretFields.clear()
+    await this.#closeLaunched()
+    await this.options.host.stop()
+  }
+
+  /** Closes the apps this driver launched as a person closes them (their windows first, then a signal). */
+  async #closeLaunched(): Promise<void> {
     const pids = [...this.#launched.keys()]
     this.#launched.clear()
-    this.#secretFields.clear()
-    if (pids.length)
-      await this.options.host
-        .call('close', { pids, timeoutMs: 5_000 }, { timeoutMs: 5_000 + WAIT_MARGIN_MS })
-        .catch((error: Error) =>
-          this.options.log.warn({ err: error.message, pids }, 'launched apps not closed'),
-        )
-    await this.options.host.stop()
+    if (!pids.length) return
+    await this.options.host
+      .call('close', { pids, timeoutMs: 5_000 }, { timeoutMs: 5_000 + WAIT_MARGIN_MS })
+      .catch((error: Error) =>
+        this.options.log.warn({ err: error.message, pids }, 'launched apps not closed'),
+      )
+  }
+
+  /**
+   * A build starts exploring: the desktop user's saved settings are read, to be put back when it
+   * ends (settings-guard.ts). Resolves whether (Linux) and how many settings files are guarded.
+   */
+  async guardSettings(): Promise<{ guarded: boolean; files: number }> {
+    return this.#settings.start()
+  }
+
+  /**
+   * The build ended: the apps it started are closed as a person closes them (an app saves its
+   * settings as it quits), then every settings file of theirs changed, removed or added since
+   * guardSettings() is put back as it was.
+   */
+  async restoreSettings(): Promise<SettingsPutBack> {
+    const done = await this.#settings.end(() => this.#closeLaunched())
+    if (done.restored.length || done.removed.length)
+      this.options.log.info(done, 'settings the build changed were put back')
+    return done
   }
 
   async listWindows(): Promise<WindowInfo[]> {
@@ -96,6 +127,7 @@ export class NativeDriver implements Driver {
    */
   async launch(app: AppSpec): Promise<WindowInfo> {
     const { host } = this.options
+    this.#settings.saw(app)
     if (!app.executable) return this.#attach(app)
     const cwd = app.cwd
     const closed = await host.call(

@@ -1,0 +1,66 @@
+// A build on a native desktop leaves the app's saved settings as it found them: the agent reads
+// them before the build touches the desktop and puts back what changed once it ends, after closing
+// the apps the build started (src/agent/drivers/native/settings-guard.ts; docs/builder.md, "Do no
+// harm"). A browser desktop, or an agent older than these calls, answers with an error: nothing is
+// guarded and the build goes on as before.
+import type { AppContext } from '../../context.ts'
+import { getDesktop } from '../../modules/desktops/service.ts'
+import type { AgentHub } from '../agent-hub/index.ts'
+
+/** Closing the build's apps (5 s each, as a person would) and writing files back. */
+const PUT_BACK_TIMEOUT_MS = 30_000
+
+export interface SettingsGuard {
+  /**
+   * Puts the settings back, once (later calls do nothing); `told` hears what was put back, for the
+   * build's progress.
+   */
+  putBack(told?: (message: string, data: Record<string, unknown>) => void): Promise<void>
+}
+
+export async function guardSettings(
+  ctx: AppContext,
+  hub: AgentHub,
+  desktopId: string,
+): Promise<SettingsGuard> {
+  const { log } = ctx
+  // A browser keeps no settings of the app's on the desktop: nothing to ask for.
+  const native = getDesktop(ctx, desktopId)?.driver !== 'browser'
+  const guarded = await Promise.resolve()
+    .then(() =>
+      native ? hub.rpc<{ guarded: boolean }>(desktopId, 'guardSettings', [], 15_000) : { guarded: false },
+    )
+    .then((r) => native && r.guarded === true)
+    .catch(() => false)
+  let done = !guarded
+  return {
+    async putBack(told) {
+      if (done) return
+      done = true
+      try {
+        const r = await hub.rpc<{ restored: string[]; removed: string[] }>(
+          desktopId,
+          'restoreSettings',
+          [],
+          PUT_BACK_TIMEOUT_MS,
+        )
+        const count = r.restored.length + r.removed.length
+        if (count)
+          told?.(
+            `Put back ${count} settings file${count === 1 ? '' : 's'} the app changed while the build tried it: ${[
+              ...r.restored,
+              ...r.removed,
+            ]
+              .slice(0, 5)
+              .join(', ')}${count > 5 ? ', …' : ''}`,
+            r,
+          )
+      } catch (err) {
+        log.warn(
+          { err: (err as Error).message, desktopId },
+          'the settings a build changed could not be put back',
+        )
+      }
+    },
+  }
+}
