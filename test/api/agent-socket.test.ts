@@ -98,6 +98,9 @@ describe('runs over the socket', () => {
       return o
     })
     const run = await agent.next('run')
+    // It beats as an agent does, so a slow machine does not drop it for silence mid-test.
+    const beat = setInterval(() => agent.send({ type: 'heartbeat', busyRunId: runId }), 50)
+    beat.unref()
     await eventually(async () => getDesktop(s.ctx, desktopId)?.status === 'busy')
     agent.send({ type: 'run.result', runId, lease: 'stale', outcome })
     agent.send({ type: 'heartbeat', busyRunId: runId })
@@ -109,6 +112,7 @@ describe('runs over the socket', () => {
     expect(agent.received.some((m) => m.type === 'run.ack')).toBe(false)
     s.hub.acknowledge(desktopId, runId)
     await agent.next('run.ack')
+    clearInterval(beat)
     agent.close()
   })
 

@@ -12,7 +12,7 @@ beforeAll(async () => {
   s = await startTestServer({
     idleTimeoutS: 1,
     agentGraceMs: 300,
-    heartbeatIntervalMs: 100,
+    heartbeatIntervalMs: 1000,
     runTimeoutMs: 1000,
   })
   await liveJob(s, 'POST', '/echo')
