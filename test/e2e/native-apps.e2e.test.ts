@@ -17,7 +17,7 @@ import { type TestServer, teachBody } from '../helpers/test-server.ts'
  * two GTK apps from Debian's packages in one person's home folder: Osmo (contacts) and HomeBank
  * (accounts). The builder finds each app's window by the prompt, starts it afresh from its
  * command line for every try and run, explores its tabs, menus and dialogs, and verifies.
- * DESKHOOK_TRANSCRIPT=1 prints what a person teaching would see.
+ * DESKHOOK_TRANSCRIPT=1 prints what a person teaching would see; DESKHOOK_FULL_GAUNTLET=1 adds HomeBank's job.
  */
 const native = useNativeDesktop()
 let rig: NativeRig
@@ -141,27 +141,35 @@ describe('Osmo, a personal organizer', () => {
   }, 360_000)
 })
 
+// HomeBank's job (about 80 s: a scenario learned from its message box) runs with the full app
+// gauntlets (DESKHOOK_FULL_GAUNTLET=1, as test/gauntlet/suite.ts); CI runs Osmo's two as the slice.
+const full = process.env.DESKHOOK_FULL_GAUNTLET === '1'
+
 describe('HomeBank, personal finance', () => {
-  test('add an account through Manage › Accounts; a name that exists becomes the scenario of its message box', async () => {
-    const first = await teach(
-      '/accounts',
-      { prompt: 'Add an account in HomeBank', expect: {} },
-      { name: 'Savings' },
-    )
-    const build = await settle(first.buildId)
-    expect(build.status, explain(build)).toBe('succeeded')
-    const dup = await teach('/accounts', { expect: {} }, { name: 'Checking' })
-    const dupBuild = await settle(dup.buildId)
-    expect(dupBuild.status, explain(dupBuild)).toBe('succeeded')
-    expect(dupBuild.scenario).toBe("Cannot add an account '…', this name already exists")
-    await promote('POST', '/accounts')
-    const exists = await live('/accounts', { method: 'POST', json: { name: 'Checking' } })
-    expect(exists.status).toBe(207)
-    expect(exists.body.scenario).toBe("Cannot add an account '…', this name already exists")
-    expect(exists.body.result.message).toContain(
-      "Cannot add an account 'Checking', this name already exists.",
-    )
-    const added = await live('/accounts', { method: 'POST', json: { name: 'Travel' } })
-    expect(added.status).toBe(200)
-  }, 480_000)
+  test.skipIf(!full)(
+    'add an account through Manage › Accounts; a name that exists becomes the scenario of its message box',
+    async () => {
+      const first = await teach(
+        '/accounts',
+        { prompt: 'Add an account in HomeBank', expect: {} },
+        { name: 'Savings' },
+      )
+      const build = await settle(first.buildId)
+      expect(build.status, explain(build)).toBe('succeeded')
+      const dup = await teach('/accounts', { expect: {} }, { name: 'Checking' })
+      const dupBuild = await settle(dup.buildId)
+      expect(dupBuild.status, explain(dupBuild)).toBe('succeeded')
+      expect(dupBuild.scenario).toBe("Cannot add an account '…', this name already exists")
+      await promote('POST', '/accounts')
+      const exists = await live('/accounts', { method: 'POST', json: { name: 'Checking' } })
+      expect(exists.status).toBe(207)
+      expect(exists.body.scenario).toBe("Cannot add an account '…', this name already exists")
+      expect(exists.body.result.message).toContain(
+        "Cannot add an account 'Checking', this name already exists.",
+      )
+      const added = await live('/accounts', { method: 'POST', json: { name: 'Travel' } })
+      expect(added.status).toBe(200)
+    },
+    480_000,
+  )
 })
