@@ -74,7 +74,7 @@ describe('on a desktop', () => {
   const native = useNativeDesktop()
   const APP = join(import.meta.dir, '../../fixtures/native/close-app.py')
 
-  test('the build’s app is closed as a person closes it (it saves as it quits), then its settings are put back', async () => {
+  test('each fresh start in a build, and its end, close the app as a person does (it saves as it quits), then put its settings back', async () => {
     const dir = tempDir('deskhook-settings-home-')
     try {
       const root = join(dir.path, '.config')
@@ -86,11 +86,15 @@ describe('on a desktop', () => {
       // A document the app is opened with is the job's to change, also inside the settings folder.
       write(root, 'close-app/notes.txt', 'first')
       expect(await driver.guardSettings()).toEqual({ guarded: true, files: 2 })
-      const window = await driver.launch({
+      const spec = {
         executable: '/usr/bin/python3',
         args: [APP, join(root, 'close-app/notes.txt'), 'settings'],
-      })
-      expect(window.title).toContain('Close test')
+      }
+      expect((await driver.launch(spec)).title).toContain('Close test')
+      // A fresh start within the build closes the app (it writes "saved") and puts its settings
+      // back before starting it again: every try begins where a live run will.
+      expect((await driver.launch(spec)).title).toContain('Close test')
+      expect(read(root, file)).toBe('as the person left it')
       write(root, 'other-app/settings.ini', 'left alone')
       write(root, 'close-app/notes.txt', 'changed by the job')
 
@@ -101,7 +105,10 @@ describe('on a desktop', () => {
       expect(read(root, 'close-app/notes.txt')).toBe('changed by the job')
       // The app was closed by its window (it wrote on the way out), not left running.
       expect((await driver.listWindows()).some((w) => w.title.includes('Close test'))).toBe(false)
-      // Outside a build nothing is guarded: a run's changes stay.
+      // Outside a build nothing is guarded: a run's fresh start and its changes stay.
+      await driver.launch(spec)
+      await driver.launch(spec)
+      expect(read(root, file)).toBe('saved')
       expect(await driver.restoreSettings()).toEqual({ restored: [], removed: [] })
     } finally {
       dir.remove()

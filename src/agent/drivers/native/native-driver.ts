@@ -135,6 +135,9 @@ export class NativeDriver implements Driver {
       { executable: app.executable, args: app.args, cwd, processName: app.processName, timeoutMs: 5_000 },
       { timeoutMs: 5_000 + WAIT_MARGIN_MS },
     )
+    const reset = this.#settings.reset(app)
+    if (reset.restored.length || reset.removed.length)
+      this.options.log.info(reset, 'settings the build changed were put back before a fresh start')
     const timeoutMs = this.options.launchTimeoutMs ?? 30_000
     const { window, pid } = await host.call(
       'launch',

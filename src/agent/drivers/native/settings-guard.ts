@@ -175,6 +175,14 @@ export function putBackSettings(before: SettingsSnapshot, ours: (path: string) =
 /** A program file an interpreter runs (the app's own name, where the program is `python3` or `java`). */
 const SCRIPT = /\.(py|pl|rb|js|jar|sh|exe)$/i
 
+type AppNames = { executable?: string; args?: string[]; cwd?: string; processName?: string }
+
+/** The names an app is known by: its program, its process name, the script an interpreter runs for it. */
+const namesOf = (app: AppNames): string[] => {
+  const script = app.args?.[0] && SCRIPT.test(app.args[0]) ? app.args[0] : undefined
+  return [app.executable, app.processName, script].filter((n): n is string => !!n).map(appWord)
+}
+
 /** One build's guard over the settings folder: read as it starts, put back as it ends. */
 export class ExploreSettings {
   #before: SettingsSnapshot | undefined
@@ -196,14 +204,10 @@ export class ExploreSettings {
     return { guarded: true, files: this.#before.files.size }
   }
 
-  /**
-   * An app the build starts or attaches to: its settings are among those put back. It is known by
-   * its program, its process name, and the script an interpreter runs for it.
-   */
-  saw(app: { executable?: string; args?: string[]; cwd?: string; processName?: string }): void {
+  /** An app the build starts or attaches to: its settings are among those put back (namesOf). */
+  saw(app: AppNames): void {
     if (!this.#before) return
-    const script = app.args?.[0] && SCRIPT.test(app.args[0]) ? app.args[0] : undefined
-    for (const name of [app.executable, app.processName, script]) if (name) this.#apps.add(appWord(name))
+    for (const name of namesOf(app)) this.#apps.add(name)
     // A file the app is started with is the person's document (the job's to change), wherever it is.
     for (const arg of app.args ?? []) {
       const path = relative(this.root ?? '', resolve(app.cwd ?? '', arg))
@@ -211,17 +215,29 @@ export class ExploreSettings {
     }
   }
 
+  /**
+   * The app was just closed for a fresh start, within a build: its settings are put back before it
+   * starts again, so every try and verification begins where a live run will (a tab or panel it
+   * remembered from exploring is not there on a live call).
+   */
+  reset(app: AppNames): SettingsPutBack {
+    return this.#putBack(belongsTo(new Set(namesOf(app))))
+  }
+
   /** The build ended: `close` closes its apps (they save as they quit), then their settings are put back. */
   async end(close: () => Promise<void>): Promise<SettingsPutBack> {
-    const before = this.#before
-    this.#before = undefined
-    if (!before) return { restored: [], removed: [] }
+    if (!this.#before) return { restored: [], removed: [] }
     await close()
-    const ours = belongsTo(new Set(this.#apps))
-    const documents = new Set(this.#documents)
-    const done = putBackSettings(before, (path) => ours(path) && !documents.has(path))
+    const done = this.#putBack(belongsTo(new Set(this.#apps)))
+    this.#before = undefined
     this.#apps.clear()
     this.#documents.clear()
     return done
+  }
+
+  #putBack(ours: (path: string) => boolean): SettingsPutBack {
+    if (!this.#before) return { restored: [], removed: [] }
+    const documents = this.#documents
+    return putBackSettings(this.#before, (path) => ours(path) && !documents.has(path))
   }
 }
