@@ -181,6 +181,11 @@ export class Agent {
       if (saved && this.#pin && saved.pin !== this.#pin) this.opts.state.saveCredential({ ...saved, ...pin })
     }
     this.opts.log.info({ desktopId: welcome.desktopId, name: welcome.name }, 'online')
+    // A build does not outlive the link it ran over: settings one was guarding go back now, so a
+    // live run never starts from a dead build's guard (src/agent/drivers/native/settings-guard.ts).
+    this.opts.driver
+      .restoreSettings?.()
+      .catch((err: Error) => this.opts.log.warn({ err: err.message }, 'settings not put back'))
     // Results that finished while the link was down go out first.
     for (const pending of this.opts.state.pending()) this.connection.send({ ...pending, replayed: true })
   }

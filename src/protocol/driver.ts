@@ -95,7 +95,7 @@ export interface Driver {
    * A build starts: the desktop user's saved settings are read, to be put back by
    * restoreSettings() when it ends (native drivers; src/agent/drivers/native/settings-guard.ts).
    */
-  guardSettings?(): Promise<{ guarded: boolean; files: number }>
+  guardSettings?(): Promise<{ guarded: boolean }>
   /** The build ended: the apps it started are closed, and settings it changed are put back. */
   restoreSettings?(): Promise<{ restored: string[]; removed: string[] }>
   /** Brings the window to the foreground so input goes to it. */

@@ -98,13 +98,23 @@ describe('runs over the socket', () => {
       return o
     })
     const run = await agent.next('run')
-    // It beats as an agent does, so a slow machine does not drop it for silence mid-test.
-    const beat = setInterval(() => agent.send({ type: 'heartbeat', busyRunId: runId }), 50)
-    beat.unref()
-    await eventually(async () => getDesktop(s.ctx, desktopId)?.status === 'busy')
-    agent.send({ type: 'run.result', runId, lease: 'stale', outcome })
-    agent.send({ type: 'heartbeat', busyRunId: runId })
-    await agent.next('heartbeat.ack')
+    // It beats as an agent does, so a slow machine does not drop it for silence mid-test; every beat
+    // is answered in order, so once all are answered the server has read what came before the last.
+    let beats = 0
+    const beat = () => {
+      beats++
+      agent.send({ type: 'heartbeat', busyRunId: runId })
+    }
+    const acks = () => agent.received.filter((m) => m.type === 'heartbeat.ack').length
+    const beating = setInterval(beat, 50)
+    try {
+      await eventually(async () => getDesktop(s.ctx, desktopId)?.status === 'busy')
+      agent.send({ type: 'run.result', runId, lease: 'stale', outcome })
+      beat()
+      await eventually(async () => acks() >= beats)
+    } finally {
+      clearInterval(beating)
+    }
     expect(settled).toBe(false)
     agent.send({ type: 'run.result', runId, lease: run.lease, outcome })
     expect(await result).toEqual(outcome)
@@ -112,7 +122,6 @@ describe('runs over the socket', () => {
     expect(agent.received.some((m) => m.type === 'run.ack')).toBe(false)
     s.hub.acknowledge(desktopId, runId)
     await agent.next('run.ack')
-    clearInterval(beat)
     agent.close()
   })
 

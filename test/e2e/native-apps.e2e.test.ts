@@ -24,11 +24,15 @@ let rig: NativeRig
 let s: TestServer
 let osmo: NativeApp
 let homebank: NativeApp
+// HomeBank's job (about 80 s: a scenario learned from its message box) runs with the full app
+// gauntlets (DESKHOOK_FULL_GAUNTLET=1, as test/gauntlet/suite.ts); CI runs Osmo's two as the slice.
+const full = process.env.DESKHOOK_FULL_GAUNTLET === '1'
 
 beforeAll(async () => {
-  // A person's desktop with both apps open.
+  // A person's desktop with the apps open.
   rig = await startNativeRig(native.desktop, (home) => {
     osmo = osmoApp(home)
+    if (!full) return [osmo]
     homebank = homebankApp(home)
     return [osmo, homebank]
   })
@@ -140,10 +144,6 @@ describe('Osmo, a personal organizer', () => {
     ])
   }, 360_000)
 })
-
-// HomeBank's job (about 80 s: a scenario learned from its message box) runs with the full app
-// gauntlets (DESKHOOK_FULL_GAUNTLET=1, as test/gauntlet/suite.ts); CI runs Osmo's two as the slice.
-const full = process.env.DESKHOOK_FULL_GAUNTLET === '1'
 
 describe('HomeBank, personal finance', () => {
   test.skipIf(!full)(

@@ -9,9 +9,10 @@ import { type TestServer, teachBody } from '../helpers/test-server.ts'
 /**
  * A build leaves the app's saved settings as it found them (docs/builder.md, "Do no harm"): the
  * real server, a real `deskhook agent --driver desktop` on a headless desktop, and a GTK app
- * (test/fixtures/native/close-app.py) that writes its settings file as its window is closed. The
- * build is cancelled while it waits to be shown how; its end closes the app as a person would,
- * and the file the app wrote on the way out is put back.
+ * (test/fixtures/native/close-app.py) that adds a line to its settings file as its window is closed.
+ * The build's first start closes the person's instance (its save is the person's, kept); the build
+ * is cancelled while it waits to be shown how; its end closes the build's instance as a person
+ * would, and the line it wrote on the way out is taken back.
  */
 const native = useNativeDesktop()
 const APP = join(import.meta.dir, '../fixtures/native/close-app.py')
@@ -23,7 +24,7 @@ beforeAll(async () => {
   rig = await startNativeRig(native.desktop, (home) => {
     settings = join(home.env.XDG_CONFIG_HOME!, 'close-app', 'state.conf')
     mkdirSync(join(settings, '..'), { recursive: true })
-    writeFileSync(settings, 'as the person left it')
+    writeFileSync(settings, 'as the person left it\n')
     return [
       {
         spec: { executable: '/usr/bin/python3', args: [APP, join(home.path, 'notes.txt'), 'settings'] },
@@ -68,6 +69,7 @@ describe('settings put back', () => {
       const windows = await s.hub.rpc<{ title: string }[]>(rig.desktopId, 'listWindows', [], 10_000)
       return !windows.some((w) => w.title.includes('Close test'))
     }, 30_000)
-    await eventually(async () => readFileSync(settings, 'utf8') === 'as the person left it', 10_000)
+    // The person's own instance, closed by the build's first start, saved as it quit: that is kept.
+    await eventually(async () => readFileSync(settings, 'utf8') === 'as the person left it\nsaved\n', 10_000)
   }, 180_000)
 })

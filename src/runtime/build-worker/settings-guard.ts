@@ -1,9 +1,11 @@
 // A build on a native desktop leaves the app's saved settings as it found them: the agent reads
 // them before the build touches the desktop and puts back what changed once it ends, after closing
 // the apps the build started (src/agent/drivers/native/settings-guard.ts; docs/builder.md, "Do no
-// harm"). A browser desktop, or an agent older than these calls, answers with an error: nothing is
-// guarded and the build goes on as before.
+// harm"). A browser desktop is not asked; a native agent that refuses the call is not guarded, and
+// the build goes on as before. An agent older than these calls ignores them: such a build waits
+// for the first call's deadline once at its start and once at its end.
 import type { AppContext } from '../../context.ts'
+import { AppError } from '../../lib/errors.ts'
 import { getDesktop } from '../../modules/desktops/service.ts'
 import type { AgentHub } from '../agent-hub/index.ts'
 
@@ -24,14 +26,17 @@ export async function guardSettings(
   desktopId: string,
 ): Promise<SettingsGuard> {
   const { log } = ctx
-  // A browser keeps no settings of the app's on the desktop: nothing to ask for.
-  const native = getDesktop(ctx, desktopId)?.driver !== 'browser'
+  // Only the Linux desktop driver keeps settings as files (a browser keeps none on the desktop,
+  // Windows apps keep theirs in the registry, which is not guarded): nothing to ask the others.
+  const native = getDesktop(ctx, desktopId)?.driver === 'desktop'
   const guarded = await Promise.resolve()
     .then(() =>
       native ? hub.rpc<{ guarded: boolean }>(desktopId, 'guardSettings', [], 15_000) : { guarded: false },
     )
     .then((r) => native && r.guarded === true)
-    .catch(() => false)
+    // No answer in time: the agent may have read them all the same, so the end still asks it to
+    // put them back (an agent that refuses the call, or is gone, answers at once).
+    .catch((err) => native && err instanceof AppError && err.code === 'SERVICE_UNAVAILABLE')
   let done = !guarded
   return {
     async putBack(told) {

@@ -1,7 +1,7 @@
 // Jobs an office would want from phpMyAdmin on its shop database, in the caller's words: add a
 // customer and get its number back; look a customer up by email. Checked in the database itself.
 import { NONE_OF_THESE } from '../../../src/protocol/questions.ts'
-import { beside, type GauntletJob, type ShowHow } from '../../gauntlet/types.ts'
+import { beside, type GauntletJob, type Pick, type PointAt, type ShowHow } from '../../gauntlet/types.ts'
 import type { Customer, PhpMyAdmin } from './app.ts'
 
 const SECRETS = { username: 'office', password: 'shop-office-pass' }
@@ -97,14 +97,23 @@ export const findCustomer: GauntletJob<PhpMyAdmin> = {
     app.addCustomer('marie@example.com', 'Marie Curie', 'Paris')
     return [{ input: { email: 'marie@example.com' }, expect: { name: 'Marie Curie', city: 'Paris' } }]
   },
+  // The owner looks a customer up in the table's Search tab: the email goes in the Value box of
+  // the email row, Go sends it, and the row found shows the name and city in their columns.
+  // Asked to show how, they do just that (findShown); asked to point, they point at those.
   answer: (q) =>
-    q.kind === 'map_field'
-      ? column(q)
-      : q.kind === 'choose_submit'
-        ? option(/^go$|^search$/i)(q)
-        : q.kind === 'choose_outputs'
-          ? options(/^(name|city)\b/i)(q)
-          : undefined,
+    q.kind === 'demonstrate'
+      ? findShown
+      : q.kind === 'point'
+        ? findPointed(q.text)
+        : q.kind === 'map_field' && /the sample’s `email`, or always the same/i.test(q.text)
+          ? (option(/^the sample’s email\b/i)(q) ?? NONE_OF_THESE)
+          : q.kind === 'map_field'
+            ? column(q)
+            : q.kind === 'choose_submit'
+              ? (option(/^go$|^search$/i)(q) ?? NONE_OF_THESE)
+              : q.kind === 'choose_outputs'
+                ? options(/^(name|city)\b/i)(q)
+                : undefined,
   live: (app) => {
     app.addCustomer('niels@example.com', 'Niels Bohr', 'Copenhagen')
     app.addCustomer('emmy@example.com', 'Emmy Noether', 'Erlangen')
@@ -123,6 +132,69 @@ export const findCustomer: GauntletJob<PhpMyAdmin> = {
       },
     }))
   },
+}
+
+/** The sample's customer, as the owner looks them up. */
+const MARIE = { email: 'marie@example.com', name: 'Marie Curie', city: 'Paris' }
+
+/**
+ * The owner looks the sample's customer up as they always do: shop › customers › Search, the
+ * email typed into the Value box of the email row, Go. Signed out, they sign in first.
+ */
+const findShown: ShowHow = {
+  signIn: {
+    when: (e) => e.role === 'textbox' && /^username/i.test(e.name),
+    steps: [
+      { type: SECRETS.username, into: (e) => e.role === 'textbox' && /^username/i.test(e.name) },
+      { type: SECRETS.password, into: (e) => e.role === 'textbox' && /^password/i.test(e.name) },
+      { click: (e) => e.role === 'button' && /^(log in|go)$/i.test(e.name.trim()) },
+    ],
+  },
+  show: [
+    { click: (e) => e.role === 'link' && e.name === 'shop' },
+    { click: (e) => e.role === 'link' && e.name === 'customers' },
+    { click: (e) => e.role === 'link' && /^search\b/i.test(e.name) },
+    { type: MARIE.email, into: beside(/^email$/) },
+    { click: (e) => e.role === 'button' && e.name === 'Go' },
+  ],
+}
+
+/**
+ * The cell of the found row in the column headed `column` (the table of rows found lists its
+ * columns as headers along the top): the first cell below that header, in its column.
+ */
+const cellUnder =
+  (column: string): Pick =>
+  (e, all) => {
+    if (e.role !== 'cell') return false
+    const header = all.find(
+      (h) => /^(columnheader|rowheader)$/.test(h.role) && h.name.trim() === column && h.bounds.y < e.bounds.y,
+    )
+    if (!header) return false
+    const centre = (b: typeof e.bounds) => b.x + b.width / 2
+    const first = all.find(
+      (c) =>
+        c.role === 'cell' &&
+        c.bounds.y >= header.bounds.y + header.bounds.height - 2 &&
+        Math.abs(centre(c.bounds) - centre(header.bounds)) < header.bounds.width / 2,
+    )
+    return first === e
+  }
+
+/** Where the owner points on the Search tab and on the rows it finds (undefined: not a question of theirs). */
+function findPointed(text: string): PointAt | undefined {
+  const point = (pick: Pick): PointAt => ({ pointAt: pick, elseNotHere: true })
+  if (/^point at the field where the value of “email”|free to take “email”/i.test(text))
+    return point(beside(/^email$/))
+  if (/^point at the button/i.test(text)) return point((e) => e.role === 'button' && e.name.trim() === 'Go')
+  // A value of the sample the builder did not find: the owner points at it in the row found.
+  const expected = /^the sample expects “([^”]+)” for/i.exec(text)?.[1]
+  if (expected) return point((e) => e.role === 'cell' && e.name.trim() === expected)
+  const key =
+    /^point at the (?:value that the job should return as “([^”]+)”|(\w+) the job should return)/i.exec(text)
+  const column = (key?.[1] ?? key?.[2])?.toLowerCase()
+  if (column === 'name' || column === 'city') return point(cellUnder(column))
+  return undefined
 }
 
 export const phpMyAdminJobs = [addCustomer, findCustomer]

@@ -74,7 +74,7 @@ export function createLinuxDesktopDriver(options: LinuxDesktopOptions): NativeDr
     maxElements: options.maxElements,
     launchTimeoutMs: options.launchTimeoutMs,
     callTimeoutMs: options.callTimeoutMs,
-    // The apps it starts get the helper's environment: their settings are where it says.
+    // The settings folder of the desktop user the agent runs as (apps started afresh get that environment).
     settingsRoot: settingsRoot(options.env ?? process.env, 'linux'),
   })
 }

@@ -58,6 +58,8 @@ export class NativeDriver implements Driver {
   readonly #windows: WindowSuccession
   /** The settings a build found, while it explores (guardSettings → restoreSettings). */
   readonly #settings: ExploreSettings
+  /** The apps started since guardSettings(): closed as the build ends. */
+  readonly #buildPids = new Set<number>()
 
   constructor(private readonly options: NativeDriverOptions) {
     this.kind = options.kind
@@ -82,10 +84,10 @@ export class NativeDriver implements Driver {
     await this.options.host.stop()
   }
 
-  /** Closes the apps this driver launched as a person closes them (their windows first, then a signal). */
-  async #closeLaunched(): Promise<void> {
-    const pids = [...this.#launched.keys()]
-    this.#launched.clear()
+  /** Closes apps this driver launched (all, or these) as a person closes them (their windows first, then a signal). */
+  async #closeLaunched(only?: ReadonlySet<number>): Promise<void> {
+    const pids = [...this.#launched.keys()].filter((pid) => !only || only.has(pid))
+    for (const pid of pids) this.#launched.delete(pid)
     if (!pids.length) return
     await this.options.host
       .call('close', { pids, timeoutMs: 5_000 }, { timeoutMs: 5_000 + WAIT_MARGIN_MS })
@@ -96,9 +98,10 @@ export class NativeDriver implements Driver {
 
   /**
    * A build starts exploring: the desktop user's saved settings are read, to be put back when it
-   * ends (settings-guard.ts). Resolves whether (Linux) and how many settings files are guarded.
+   * ends (settings-guard.ts). Resolves whether settings can be guarded here (Linux).
    */
-  async guardSettings(): Promise<{ guarded: boolean; files: number }> {
+  async guardSettings(): Promise<{ guarded: boolean }> {
+    this.#buildPids.clear()
     return this.#settings.start()
   }
 
@@ -108,7 +111,10 @@ export class NativeDriver implements Driver {
    * guardSettings() is put back as it was.
    */
   async restoreSettings(): Promise<SettingsPutBack> {
-    const done = await this.#settings.end(() => this.#closeLaunched())
+    const pids = new Set(this.#buildPids)
+    this.#buildPids.clear()
+    // Only the apps this build started: an app a live run left open is the person's now.
+    const done = await this.#settings.end(() => this.#closeLaunched(pids))
     if (done.restored.length || done.removed.length)
       this.options.log.info(done, 'settings the build changed were put back')
     return done
@@ -127,7 +133,6 @@ export class NativeDriver implements Driver {
    */
   async launch(app: AppSpec): Promise<WindowInfo> {
     const { host } = this.options
-    this.#settings.saw(app)
     if (!app.executable) return this.#attach(app)
     const cwd = app.cwd
     const closed = await host.call(
@@ -135,7 +140,7 @@ export class NativeDriver implements Driver {
       { executable: app.executable, args: app.args, cwd, processName: app.processName, timeoutMs: 5_000 },
       { timeoutMs: 5_000 + WAIT_MARGIN_MS },
     )
-    const reset = this.#settings.reset(app)
+    const reset = this.#settings.freshStart(app)
     if (reset.restored.length || reset.removed.length)
       this.options.log.info(reset, 'settings the build changed were put back before a fresh start')
     const timeoutMs = this.options.launchTimeoutMs ?? 30_000
@@ -145,6 +150,7 @@ export class NativeDriver implements Driver {
       { timeoutMs: timeoutMs + WAIT_MARGIN_MS },
     )
     this.#launched.set(pid, app)
+    if (this.#settings.active) this.#buildPids.add(pid)
     this.options.log.info({ pid, executable: app.executable, window: window.title }, 'app launched')
     await this.focusWindow(window.id).catch(() => {})
     const notice = closeNotice(closed)

@@ -1,13 +1,13 @@
 // A build's exploring must leave the app's saved settings as it found them (docs/builder.md, "Do
 // no harm"): a toolbar hidden, a dialog's option ticked or a first-run file written while trying
-// the app is put back when the build ends. The desktop user's settings folder (XDG_CONFIG_HOME,
-// else ~/.config) is read when a build starts; when it ends, once the apps it started are closed
-// as a person closes them (an app saves its settings when it quits), every file there of the apps
-// the build started that was changed, removed or added is put back as it was. A file is an app's
-// when a part of its path is named for it (its program's name or its process name, before any
-// extension: `featherpad/featherpad.conf`, `Org/App.conf`); other apps' files (a browser's profile,
-// a shared settings database) are never touched, since they may change while the build runs. Data
-// files live elsewhere (XDG_DATA_HOME, the person's documents) and are the job's to change. Live runs are never guarded: what a person
+// the app is put back. An app's settings are the files in the desktop user's settings folder
+// (XDG_CONFIG_HOME, else ~/.config) named for it, at the top or one folder down (`featherpad/…`,
+// `keepassxc.ini`, `Org/App.conf`), by its program's or script's name (never an interpreter's or a
+// generic word's). They are read the first time the build starts the app afresh, once the
+// person's own instance was closed as a person closes it (it saves as it quits); every later fresh
+// start in the build, and the build's end, put them back. An app whose folder holds a file too
+// large to keep (a database, a browser profile) is left alone: half of a store put back is worse
+// than none. Other apps' files are never touched, since they may change while the build runs. Live runs are never guarded: what a person
 // changes while using the app stays. Windows apps keep their settings in the registry, which is
 // not guarded (docs/windows.md).
 import {
@@ -25,11 +25,11 @@ import {
 import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 
-/** A settings file larger than this is not read (nor put back): settings are small; caches are not. */
+/** A settings file larger than this is not kept: the app's folder is then not put back at all. */
 const MAX_FILE_BYTES = 1 << 20
-/** At most this many files and bytes are kept; past either, what is unread is never touched. */
-const MAX_FILES = 5_000
-const MAX_TOTAL_BYTES = 64 << 20
+/** At most this many files and bytes of one app; past either, the app is not put back. */
+const MAX_FILES = 2_000
+const MAX_TOTAL_BYTES = 16 << 20
 
 interface KeptFile {
   bytes: Buffer
@@ -41,9 +41,7 @@ export interface SettingsSnapshot {
   /** Path under the root → content and mode, as the build found them. */
   files: Map<string, KeptFile>
   dirs: Set<string>
-  /** Paths seen but not kept (too large, a link, unreadable): never changed. */
-  skipped: Set<string>
-  /** Whether every file under the root was seen: only then is a file that appeared removed. */
+  /** Whether every file of the app's was kept (none too large, a link, unreadable, or past the limits). */
   complete: boolean
 }
 
@@ -60,114 +58,129 @@ export function settingsRoot(
   platform: string = process.platform,
 ): string | undefined {
   if (platform === 'win32') return undefined
-  return env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config')
+  // A relative XDG_CONFIG_HOME is invalid and ignored (the XDG base directory spec).
+  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : undefined
+  return xdg ?? join(env.HOME || homedir(), '.config')
 }
 
-const entries = (dir: string): Dirent[] => {
+const entries = (dir: string): Dirent[] | undefined => {
   try {
     return readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))
-  } catch {
-    return []
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? [] : undefined
   }
-}
-
-/** Reads the settings folder as it is now (within the limits above). */
-export function readSettings(root: string): SettingsSnapshot {
-  const snap: SettingsSnapshot = {
-    root,
-    files: new Map(),
-    dirs: new Set(),
-    skipped: new Set(),
-    complete: true,
-  }
-  let total = 0
-  const walk = (rel: string) => {
-    for (const entry of entries(join(root, rel))) {
-      const path = rel ? `${rel}/${entry.name}` : entry.name
-      if (entry.isDirectory()) {
-        snap.dirs.add(path)
-        walk(path)
-        continue
-      }
-      if (!entry.isFile()) {
-        snap.skipped.add(path)
-        continue
-      }
-      if (snap.files.size >= MAX_FILES || total >= MAX_TOTAL_BYTES) {
-        snap.complete = false
-        snap.skipped.add(path)
-        continue
-      }
-      try {
-        const stat = lstatSync(join(root, path))
-        if (stat.size > MAX_FILE_BYTES) {
-          snap.skipped.add(path)
-          continue
-        }
-        const bytes = readFileSync(join(root, path))
-        total += bytes.length
-        snap.files.set(path, { bytes, mode: stat.mode & 0o7777 })
-      } catch {
-        snap.skipped.add(path)
-      }
-    }
-  }
-  walk('')
-  return snap
 }
 
 /** A name as an app is known by: lower case, without folders or an extension (`/usr/bin/FeatherPad.exe` → `featherpad`). */
 export const appWord = (name: string): string =>
   (name.split(/[\\/]/).pop() ?? '').replace(/\.[a-z0-9]{1,4}$/i, '').toLowerCase()
 
-/** Whether a settings path belongs to one of these apps: a folder or file of it is named for one. */
-export const belongsTo =
-  (apps: ReadonlySet<string>) =>
-  (path: string): boolean =>
-    path.split('/').some((part) => apps.has(appWord(part)))
+/** Names that say nothing of which app it is: interpreters, wrappers, generic script names. */
+const GENERIC =
+  /^(python|perl|ruby|node|nodejs|java|mono|wine|sh|bash|env|electron|apprun|main|index|app|run|start|launcher)\d*$/
 
-/**
- * Puts the apps' settings back as the snapshot found them: changed and removed files written, new
- * ones removed; only paths `ours` accepts.
- */
-export function putBackSettings(before: SettingsSnapshot, ours: (path: string) => boolean): SettingsPutBack {
-  const now = readSettings(before.root)
+/** The app's files: top-level entries named for it, and entries named for it one folder down. */
+export function readSettings(root: string, names: ReadonlySet<string>): SettingsSnapshot {
+  const snap: SettingsSnapshot = { root, files: new Map(), dirs: new Set(), complete: true }
+  let total = 0
+  const keep = (path: string) => {
+    const full = join(root, path)
+    let stat: ReturnType<typeof lstatSync>
+    try {
+      stat = lstatSync(full)
+    } catch {
+      return
+    }
+    if (stat.isDirectory()) {
+      snap.dirs.add(path)
+      const list = entries(full)
+      if (!list) snap.complete = false
+      for (const entry of list ?? []) keep(`${path}/${entry.name}`)
+      return
+    }
+    if (
+      !stat.isFile() ||
+      stat.size > MAX_FILE_BYTES ||
+      snap.files.size >= MAX_FILES ||
+      total >= MAX_TOTAL_BYTES
+    ) {
+      snap.complete = false
+      return
+    }
+    try {
+      const bytes = readFileSync(full)
+      total += bytes.length
+      snap.files.set(path, { bytes, mode: stat.mode & 0o7777 })
+    } catch {
+      snap.complete = false
+    }
+  }
+  const named = (name: string) => names.has(appWord(name))
+  for (const top of entries(root) ?? []) {
+    if (named(top.name)) keep(top.name)
+    else if (top.isDirectory())
+      for (const inner of entries(join(root, top.name)) ?? [])
+        if (named(inner.name)) keep(`${top.name}/${inner.name}`)
+  }
+  return snap
+}
+
+/** Whether no folder between the root and this path is a link (a write must not land outside the root). */
+function plainPath(root: string, path: string): boolean {
+  const parts = path.split('/').slice(0, -1)
+  for (let i = 1; i <= parts.length; i++) {
+    try {
+      if (lstatSync(join(root, ...parts.slice(0, i))).isSymbolicLink()) return false
+    } catch {
+      return true
+    }
+  }
+  return true
+}
+
+/** Puts the app's files back as the snapshot found them: changed and removed files written, new ones removed. */
+export function putBackSettings(
+  before: SettingsSnapshot,
+  names: ReadonlySet<string>,
+  documents: ReadonlySet<string> = new Set(),
+): SettingsPutBack {
   const restored: string[] = []
   const removed: string[] = []
+  if (!before.complete) return { restored, removed }
+  const now = readSettings(before.root, names)
+  // Grown past what can be kept (a store, not settings): left alone rather than half put back.
+  if (!now.complete) return { restored, removed }
+  const { root } = before
   for (const [path, kept] of before.files) {
-    if (!ours(path)) continue
-    const current = now.files.get(path)
-    if (current?.bytes.equals(kept.bytes)) continue
-    // Not read now (grown past the limits, or unreadable): left alone rather than guessed at.
-    if (!current && now.skipped.has(path)) continue
-    const target = join(before.root, path)
+    if (documents.has(path) || now.files.get(path)?.bytes.equals(kept.bytes) || !plainPath(root, path))
+      continue
+    const target = join(root, path)
+    // Written beside it and renamed over it, so a reader never sees half a settings file.
+    const partial = `${target}.deskhook-${process.pid}`
     try {
       mkdirSync(dirname(target), { recursive: true })
-      // Written beside it and renamed over it, so a reader never sees half a settings file.
-      const partial = `${target}.deskhook-${process.pid}`
       writeFileSync(partial, kept.bytes, { mode: kept.mode })
       chmodSync(partial, kept.mode)
       renameSync(partial, target)
       restored.push(path)
     } catch {
       // A folder the person made read-only: nothing more can be done, and nothing is lost by trying.
+      rmSync(partial, { force: true })
     }
   }
-  if (before.complete) {
-    for (const path of now.files.keys()) {
-      if (!ours(path) || before.files.has(path) || before.skipped.has(path)) continue
-      try {
-        rmSync(join(before.root, path))
-        removed.push(path)
-      } catch {}
-    }
-    // Folders that appeared and are empty now, deepest first.
-    const added = [...now.dirs].filter((d) => ours(d) && !before.dirs.has(d))
-    for (const dir of added.sort((a, b) => b.length - a.length)) {
-      try {
-        rmdirSync(join(before.root, dir))
-      } catch {}
-    }
+  for (const path of now.files.keys()) {
+    if (before.files.has(path) || documents.has(path) || !plainPath(root, path)) continue
+    try {
+      rmSync(join(root, path))
+      removed.push(path)
+    } catch {}
+  }
+  // Folders that appeared and are empty now, deepest first.
+  const added = [...now.dirs].filter((d) => !before.dirs.has(d) && plainPath(root, d))
+  for (const dir of added.sort((a, b) => b.length - a.length)) {
+    try {
+      rmdirSync(join(root, dir))
+    } catch {}
   }
   return { restored, removed }
 }
@@ -175,69 +188,76 @@ export function putBackSettings(before: SettingsSnapshot, ours: (path: string) =
 /** A program file an interpreter runs (the app's own name, where the program is `python3` or `java`). */
 const SCRIPT = /\.(py|pl|rb|js|jar|sh|exe)$/i
 
-type AppNames = { executable?: string; args?: string[]; cwd?: string; processName?: string }
+export type AppNames = { executable?: string; args?: string[]; cwd?: string; processName?: string }
 
 /** The names an app is known by: its program, its process name, the script an interpreter runs for it. */
-const namesOf = (app: AppNames): string[] => {
+export const namesOf = (app: AppNames): string[] => {
   const script = app.args?.[0] && SCRIPT.test(app.args[0]) ? app.args[0] : undefined
-  return [app.executable, app.processName, script].filter((n): n is string => !!n).map(appWord)
+  return [app.executable, app.processName, script]
+    .filter((n): n is string => !!n)
+    .map(appWord)
+    .filter((n) => n.length >= 3 && !GENERIC.test(n))
 }
 
-/** One build's guard over the settings folder: read as it starts, put back as it ends. */
+/** One build's guard over the apps' settings: each app's read at its first fresh start, put back after. */
 export class ExploreSettings {
-  #before: SettingsSnapshot | undefined
-  /** The names of the apps started or attached to since the start (whose settings are put back). */
-  readonly #apps = new Set<string>()
+  #on = false
+  /** Per app (its names): its settings as the build's first fresh start of it found them. */
+  readonly #apps = new Map<string, { names: Set<string>; before: SettingsSnapshot }>()
   /** Files under the folder that an app was started with: documents, never put back. */
   readonly #documents = new Set<string>()
 
   constructor(private readonly root: string | undefined) {}
 
-  /** A build starts: the folder is read (once, until end()). Resolves whether and how many files are guarded. */
-  start(): { guarded: boolean; files: number } {
-    if (!this.root) return { guarded: false, files: 0 }
-    if (!this.#before) {
-      this.#before = readSettings(this.root)
-      this.#apps.clear()
-      this.#documents.clear()
-    }
-    return { guarded: true, files: this.#before.files.size }
+  get active(): boolean {
+    return this.#on
   }
 
-  /** An app the build starts or attaches to: its settings are among those put back (namesOf). */
-  saw(app: AppNames): void {
-    if (!this.#before) return
-    for (const name of namesOf(app)) this.#apps.add(name)
-    // A file the app is started with is the person's document (the job's to change), wherever it is.
-    for (const arg of app.args ?? []) {
-      const path = relative(this.root ?? '', resolve(app.cwd ?? '', arg))
-      if (path && !path.startsWith('..') && !isAbsolute(path)) this.#documents.add(path)
-    }
+  /** A build starts: whatever an earlier build left is forgotten. Resolves whether settings can be guarded here. */
+  start(): { guarded: boolean } {
+    this.#on = !!this.root
+    this.#apps.clear()
+    this.#documents.clear()
+    return { guarded: this.#on }
   }
 
   /**
-   * The app was just closed for a fresh start, within a build: its settings are put back before it
-   * starts again, so every try and verification begins where a live run will (a tab or panel it
-   * remembered from exploring is not there on a live call).
+   * The app was just closed for a fresh start within a build: the first time, its settings are
+   * read (after the person's own instance saved as it quit); every later time they are put back,
+   * so each try and verification begins where a live call will.
    */
-  reset(app: AppNames): SettingsPutBack {
-    return this.#putBack(belongsTo(new Set(namesOf(app))))
+  freshStart(app: AppNames): SettingsPutBack {
+    const none = { restored: [], removed: [] }
+    if (!this.#on || !this.root) return none
+    // A file the app is started with is the person's document (the job's to change), wherever it is.
+    for (const arg of app.args ?? []) {
+      const path = relative(this.root, resolve(app.cwd ?? process.cwd(), arg))
+      if (path && !path.startsWith('..') && !isAbsolute(path)) this.#documents.add(path)
+    }
+    const names = new Set(namesOf(app))
+    if (!names.size) return none
+    const key = [...names].sort().join(' ')
+    const known = this.#apps.get(key)
+    if (!known) {
+      this.#apps.set(key, { names, before: readSettings(this.root, names) })
+      return none
+    }
+    return putBackSettings(known.before, known.names, this.#documents)
   }
 
   /** The build ended: `close` closes its apps (they save as they quit), then their settings are put back. */
   async end(close: () => Promise<void>): Promise<SettingsPutBack> {
-    if (!this.#before) return { restored: [], removed: [] }
+    const done: SettingsPutBack = { restored: [], removed: [] }
+    if (!this.#on) return done
+    this.#on = false
     await close()
-    const done = this.#putBack(belongsTo(new Set(this.#apps)))
-    this.#before = undefined
+    for (const { names, before } of this.#apps.values()) {
+      const one = putBackSettings(before, names, this.#documents)
+      done.restored.push(...one.restored)
+      done.removed.push(...one.removed)
+    }
     this.#apps.clear()
     this.#documents.clear()
     return done
-  }
-
-  #putBack(ours: (path: string) => boolean): SettingsPutBack {
-    if (!this.#before) return { restored: [], removed: [] }
-    const documents = this.#documents
-    return putBackSettings(this.#before, (path) => ours(path) && !documents.has(path))
   }
 }
