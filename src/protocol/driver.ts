@@ -96,8 +96,12 @@ export interface Driver {
    * restoreSettings() when it ends (native drivers; src/agent/drivers/native/settings-guard.ts).
    */
   guardSettings?(): Promise<{ guarded: boolean }>
-  /** The build ended: the apps it started are closed, and settings it changed are put back. */
-  restoreSettings?(): Promise<{ restored: string[]; removed: string[] }>
+  /**
+   * The build ended: the apps it started are closed, settings it changed are put back, and apps
+   * that were open before it and closed by its fresh starts are started again (`reopened`: their
+   * windows' titles).
+   */
+  restoreSettings?(): Promise<{ restored: string[]; removed: string[]; reopened?: string[] }>
   /** Brings the window to the foreground so input goes to it. */
   focusWindow(windowId: string): Promise<void>
 

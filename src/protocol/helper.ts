@@ -286,6 +286,8 @@ export const HELPER_COMMANDS = {
       ended: Type.Optional(Type.Integer()),
       /** Lock files the ended app left behind (reported, never removed). */
       staleLocks: Type.Optional(Type.Array(Type.String())),
+      /** The processes that were ended (all of them are gone when the call answers). */
+      pids: Type.Optional(Type.Array(Type.Integer())),
     }),
   },
   focus: {

@@ -9,8 +9,11 @@ import { AppError } from '../../lib/errors.ts'
 import { getDesktop } from '../../modules/desktops/service.ts'
 import type { AgentHub } from '../agent-hub/index.ts'
 
-/** Closing the build's apps (5 s each, as a person would) and writing files back. */
-const PUT_BACK_TIMEOUT_MS = 30_000
+/**
+ * Closing the build's apps (5 s each, as a person would), writing files back, and starting again
+ * the apps that were open before the build (up to 30 s for a window each).
+ */
+const PUT_BACK_TIMEOUT_MS = 75_000
 
 export interface SettingsGuard {
   /**
@@ -43,7 +46,7 @@ export async function guardSettings(
       if (done) return
       done = true
       try {
-        const r = await hub.rpc<{ restored: string[]; removed: string[] }>(
+        const r = await hub.rpc<{ restored: string[]; removed: string[]; reopened?: string[] }>(
           desktopId,
           'restoreSettings',
           [],
@@ -59,6 +62,11 @@ export async function guardSettings(
               .slice(0, 5)
               .join(', ')}${count > 5 ? ', …' : ''}`,
             r,
+          )
+        if (r.reopened?.length)
+          told?.(
+            `Started ${r.reopened.map((t) => `“${t}”`).join(', ')} again: it was open before the build, which closed it to start afresh`,
+            { reopened: r.reopened },
           )
       } catch (err) {
         log.warn(

@@ -146,17 +146,33 @@ describe('on a desktop', () => {
       write(root, 'close-app/notes.txt', 'changed by the job')
 
       const done = await driver.restoreSettings()
-      expect(done).toEqual({ restored: [file], removed: [] })
+      // The build's instance was closed by its window (it wrote on the way out, then was put back),
+      // and the person's app, open before the build, is open again.
+      expect(done).toEqual({
+        restored: [file],
+        removed: [],
+        reopened: [expect.stringContaining('Close test')],
+      })
       expect(read(root, file)).toBe(persons)
       expect(read(root, 'other-app/settings.ini')).toBe('left alone')
       expect(read(root, 'close-app/notes.txt')).toBe('changed by the job')
-      // The app was closed by its window (it wrote on the way out), not left running.
+      expect((await driver.listWindows()).filter((w) => w.title.includes('Close test'))).toHaveLength(1)
+      // Outside a build nothing is guarded: a run's fresh starts and their changes stay.
+      await driver.launch(spec)
+      await driver.launch(spec)
+      expect(read(root, file)).toBe(`${persons}saved\nsaved\n`)
+      expect(await driver.restoreSettings()).toEqual({ restored: [], removed: [], reopened: [] })
+      await driver.stop()
+      await driver.start()
+
+      // A build that found the app closed leaves it closed.
+      const before = read(root, file)
+      expect(await driver.guardSettings()).toEqual({ guarded: true })
+      await driver.launch(spec)
+      await driver.launch(spec)
+      expect(await driver.restoreSettings()).toEqual({ restored: [file], removed: [], reopened: [] })
+      expect(read(root, file)).toBe(before)
       expect((await driver.listWindows()).some((w) => w.title.includes('Close test'))).toBe(false)
-      // Outside a build nothing is guarded: a run's fresh start and its changes stay.
-      await driver.launch(spec)
-      await driver.launch(spec)
-      expect(read(root, file)).toBe(`${persons}saved\n`)
-      expect(await driver.restoreSettings()).toEqual({ restored: [], removed: [] })
     } finally {
       await driver.stop()
       dir.remove()

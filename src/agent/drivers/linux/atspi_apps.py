@@ -289,7 +289,7 @@ def close_app(args):
     if stale:
         log('warn', 'the app was ended by force and left lock files', locks=stale)
     return {'closed': len(pids) - len(lingering), 'killed': len(lingering), 'ended': len(running),
-            'staleLocks': stale}
+            'staleLocks': stale, 'pids': sorted(pids)}
 
 
 def output_tail(file, lines=5):

@@ -20,10 +20,12 @@ import {
   type RemoteInput,
   remoteKeyProblem,
 } from '../../../protocol/recording.ts'
+import { BuildApps } from './build-apps.ts'
 import { closeNotice } from './close-notice.ts'
 import { type BackendProfile, mapWindowTree } from './element-mapping.ts'
 import type { HelperHost } from './helper-host.ts'
 import { watchHelperInput } from './input-watch.ts'
+import { recordedTarget } from './recorded-target.ts'
 import { ExploreSettings, type SettingsPutBack } from './settings-guard.ts'
 import { WindowSuccession } from './window-follow.ts'
 
@@ -58,8 +60,8 @@ export class NativeDriver implements Driver {
   readonly #windows: WindowSuccession
   /** The settings a build found, while it explores (guardSettings → restoreSettings). */
   readonly #settings: ExploreSettings
-  /** The apps started since guardSettings(): closed as the build ends. */
-  readonly #buildPids = new Set<number>()
+  /** The apps a build started, and those it closed that were open before it (build-apps.ts). */
+  readonly #build = new BuildApps()
 
   constructor(private readonly options: NativeDriverOptions) {
     this.kind = options.kind
@@ -97,27 +99,35 @@ export class NativeDriver implements Driver {
   }
 
   /**
-   * A build starts exploring: the desktop user's saved settings are read, to be put back when it
-   * ends (settings-guard.ts). Resolves whether settings can be guarded here (Linux).
+   * A build starts exploring: each app's saved settings are read at the build's first fresh start
+   * of it, to be put back when it ends (settings-guard.ts), and the apps it starts and closes are
+   * followed (build-apps.ts). Resolves whether settings can be guarded here (Linux).
    */
   async guardSettings(): Promise<{ guarded: boolean }> {
-    this.#buildPids.clear()
+    this.#build.begin()
     return this.#settings.start()
   }
 
   /**
    * The build ended: the apps it started are closed as a person closes them (an app saves its
    * settings as it quits), then every settings file of theirs changed, removed or added since
-   * guardSettings() is put back as it was.
+   * guardSettings() is put back as it was; last, an app that was open before the build and closed
+   * by one of its fresh starts is started again, so the desktop is left as the build found it.
    */
-  async restoreSettings(): Promise<SettingsPutBack> {
-    const pids = new Set(this.#buildPids)
-    this.#buildPids.clear()
+  async restoreSettings(): Promise<SettingsPutBack & { reopened: string[] }> {
     // Only the apps this build started: an app a live run left open is the person's now.
-    const done = await this.#settings.end(() => this.#closeLaunched(pids))
+    const { close, reopen } = this.#build.end()
+    const done = await this.#settings.end(() => this.#closeLaunched(close))
     if (done.restored.length || done.removed.length)
       this.options.log.info(done, 'settings the build changed were put back')
-    return done
+    const reopened: string[] = []
+    for (const app of reopen)
+      await this.#start(app)
+        .then((w) => reopened.push(w.title || app.executable!))
+        .catch((err: Error) =>
+          this.options.log.warn({ err: err.message, executable: app.executable }, 'app not started again'),
+        )
+    return { ...done, reopened }
   }
 
   async listWindows(): Promise<WindowInfo[]> {
@@ -140,22 +150,37 @@ export class NativeDriver implements Driver {
       { executable: app.executable, args: app.args, cwd, processName: app.processName, timeoutMs: 5_000 },
       { timeoutMs: 5_000 + WAIT_MARGIN_MS },
     )
+    // Processes that ended are forgotten (their pids may be reused by another program).
+    for (const pid of closed.pids ?? []) this.#launched.delete(pid)
+    this.#build.closed(app, closed.pids ?? [])
     const reset = this.#settings.freshStart(app)
     if (reset.restored.length || reset.removed.length)
       this.options.log.info(reset, 'settings the build changed were put back before a fresh start')
+    const window = await this.#start(app)
+    const notice = closeNotice(closed)
+    if (notice) this.options.log.warn({ locks: closed.staleLocks, executable: app.executable }, notice)
+    return { ...window, ...(notice ? { notice } : {}) }
+  }
+
+  /** Starts the app's process and resolves with its first window, focused. */
+  async #start(app: AppSpec): Promise<WindowInfo> {
     const timeoutMs = this.options.launchTimeoutMs ?? 30_000
-    const { window, pid } = await host.call(
+    const { window, pid } = await this.options.host.call(
       'launch',
-      { executable: app.executable, args: app.args, cwd, titleContains: app.titleContains, timeoutMs },
+      {
+        executable: app.executable!,
+        args: app.args,
+        cwd: app.cwd,
+        titleContains: app.titleContains,
+        timeoutMs,
+      },
       { timeoutMs: timeoutMs + WAIT_MARGIN_MS },
     )
     this.#launched.set(pid, app)
-    if (this.#settings.active) this.#buildPids.add(pid)
+    this.#build.started(pid)
     this.options.log.info({ pid, executable: app.executable, window: window.title }, 'app launched')
     await this.focusWindow(window.id).catch(() => {})
-    const notice = closeNotice(closed)
-    if (notice) this.options.log.warn({ locks: closed.staleLocks, executable: app.executable }, notice)
-    return { ...this.#windowInfo(window), ...(notice ? { notice } : {}) }
+    return this.#windowInfo(window)
   }
 
   async #attach(app: AppSpec): Promise<WindowInfo> {
@@ -322,30 +347,12 @@ export class NativeDriver implements Driver {
 
   #inputEvent(line: HelperEvent<'input'>): InputEvent {
     const event: InputEvent = { kind: line.kind }
-    const target = line.target && this.#recordedTarget(line.target)
+    const target = line.target && recordedTarget(line.target, this.options.profile)
     if (target) event.target = target
     if (line.secret) event.secret = true
     else if (line.value !== undefined) event.value = line.value
     if (line.key !== undefined) event.key = line.key
     return event
-  }
-
-  /** The element named exactly as a snapshot names it: its node goes through the same mapping. */
-  #recordedTarget(target: HelperEventTarget): RecordedTarget | undefined {
-    const root = mapWindowTree(
-      { ref: 'window', role: 'frame', name: '', states: [], children: [target.tree] },
-      '',
-      { profile: this.options.profile, origin: { x: 0, y: 0 }, ref: (ref) => ref },
-    )
-    // A target that only holds text is read as part of its parent (a label inside a list item).
-    const element = findRef(root, target.ref) ?? findRef(root, target.tree.ref)
-    if (!element) return undefined
-    const recorded: RecordedTarget = { role: element.role, name: element.name }
-    if (target.point) recorded.point = target.point
-    if (element.automationId) recorded.automationId = element.automationId
-    if (element.inputType) recorded.inputType = element.inputType
-    if (element.placeholder) recorded.placeholder = element.placeholder
-    return recorded
   }
 
   /**
@@ -383,13 +390,4 @@ export class NativeDriver implements Driver {
       )
     return ref.slice(slash + 1)
   }
-}
-
-function findRef(element: UiElement, ref: string): UiElement | undefined {
-  if (element.ref === ref) return element
-  for (const child of element.children) {
-    const found = findRef(child, ref)
-    if (found) return found
-  }
-  return undefined
 }
