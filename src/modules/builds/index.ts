@@ -30,7 +30,7 @@ export const buildsRoutes = (ctx: AppContext) =>
       },
       { parse: 'none' },
     )
-    // Ends the build (failed, BUILD_CANCELLED); the worker stops it and frees its desktop at once.
+    // Ends the build (failed, BUILD_CANCELLED); the worker stops it and frees its desktop once it wound down.
     .post('/_builds/:id/cancel', ({ params }) =>
       toBuildView(cancelBuild(ctx, params.id, 'cancelled over the API')),
     )

@@ -101,13 +101,16 @@ export class BuildWorker implements Service {
   }
 
   /**
-   * A build that was cancelled, or whose job or sample was deleted (here or by the CLI), stops
-   * and frees its desktop at once; the builder's own calls fail from then on (abortablePort).
+   * A build that was cancelled, or whose job or sample was deleted (here or by the CLI), stops:
+   * the builder's own calls fail from then on (abortablePort). Its desktop is freed once it has
+   * wound down (#run's `finally`), after the apps it started are closed, their settings put back
+   * and the apps open before it started again: a build or run that took the desktop earlier would
+   * find the app missing, or see it closed and started under it.
    */
   #cancelVanished(): void {
     for (const buildId of this.#choosing)
       if (!isUnderWay(findBuild(this.ctx, buildId))) this.#choosing.delete(buildId)
-    for (const [buildId, { abort, desktopId }] of this.#running) {
+    for (const [buildId, { abort }] of this.#running) {
       if (abort.signal.aborted) continue
       const build = findBuild(this.ctx, buildId)
       if (isUnderWay(build)) continue
@@ -116,7 +119,6 @@ export class BuildWorker implements Service {
         build ? 'build cancelled' : 'build cancelled: its job or sample was deleted',
       )
       abort.abort()
-      this.hub.release(desktopId, buildId)
     }
   }
 
