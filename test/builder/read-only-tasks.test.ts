@@ -49,6 +49,20 @@ describe('a form whose sends do something else is not the task’s form', () => 
     expect(sendsOnlyElsewhere(dashboard, searchBox, lookup)).toBe(false)
   })
 
+  test('a task that asks to be told or to read something is a lookup too: it never saves or creates', () => {
+    for (const prompt of [
+      'Tell me where on disk the folder with this label is (its folder path)',
+      'Read the message with this subject and return its sender',
+      'See which room is booked on this day',
+    ]) {
+      const reading = readPrompt(prompt)
+      expect(reading.verb).toBe(actionOf('find'))
+      expect(notTheTasksSend('Save', reading)).toBe(true)
+      expect(notTheTasksSend('Add Folder', reading)).toBe(true)
+      expect(notTheTasksSend('Search', reading)).toBe(false)
+    }
+  })
+
   test('a send that only keeps a draft is weaker than a task that publishes or sends', () => {
     expect(notTheTasksSend('Save Draft', publish)).toBe(true)
     expect(sendsOnlyElsewhere(dashboard, title, publish)).toBe(true)
