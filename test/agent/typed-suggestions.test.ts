@@ -3,6 +3,7 @@
 // driver's fill picks the suggestion that holds the typed value, as a person does; boxes that
 // search, and records listed under a box, are never clicked. Real Chromium, pages served here.
 import { expect, test } from 'bun:test'
+import type { UiElement } from '../../src/protocol/elements.ts'
 import { flatten, htmlPage, pageRig } from '../helpers/page-rig.ts'
 
 const PAGE = `<!doctype html><meta charset="utf-8"><title>New ticket</title>
@@ -56,7 +57,14 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>New ticket</title>
   })
 </script>`
 
-const rig = pageRig(() => htmlPage(PAGE))
+const FOLDER_PAGE = `<!doctype html><meta charset="utf-8"><title>Add folder</title>
+<form onsubmit="return false">
+  <label for="path">Folder Path</label> <input id="path" list="dirs" value="~/default">
+  <datalist id="dirs"><option value="/srv/photos"><option value="/srv/scans"></datalist>
+  <label for="kind">Kind</label> <input id="kind" role="combobox" aria-autocomplete="list" aria-expanded="false">
+</form>`
+
+const rig = pageRig((req) => htmlPage(new URL(req.url).pathname.startsWith('/folders') ? FOLDER_PAGE : PAGE))
 
 async function fill(windowId: string, name: string, value: string) {
   const root = (await rig.driver.snapshot(windowId)).root
@@ -86,4 +94,17 @@ test('a preview under a box, a search box’s matches and records in a table are
   expect(after).toContain('Match: VPN')
   expect(after).toContain('Printer jam on floor 2')
   expect((await rig.driver.listWindows()).find((w) => w.id === window.id)?.url).toContain('/tickets/new')
+})
+
+test('a text box with a suggestion list (<input list>) is a text box: any text is typed, suggested or not', async () => {
+  const window = await rig.driver.launch({ url: `${rig.server.url}folders/new` })
+  const root = (await rig.driver.snapshot(window.id)).root
+  const field = (all: UiElement[], name: string) => all.find((e) => e.name === name && e.role !== 'text')
+  const path = field(flatten(root), 'Folder Path')!
+  expect(path.role).toBe('textbox')
+  // An ARIA combo box is one by the page's own word.
+  expect(field(flatten(root), 'Kind')?.role).toBe('combobox')
+  await rig.driver.act(window.id, { kind: 'fill', ref: path.ref, value: '/home/ana/tax-papers' })
+  const after = field(flatten((await rig.driver.snapshot(window.id)).root), 'Folder Path')
+  expect(after?.value).toBe('/home/ana/tax-papers')
 })

@@ -81,7 +81,9 @@ function build(node: AXNode | undefined, byId: Map<string, AXNode>, context: AxM
     const element: UiElement = { ...base, role: 'textbox', name, value, states, description, children: [] }
     return [{ element: prune(element) }]
   }
-  const role = ROLE_MAP[chromeRole]
+  // A text box with a suggestion list (<input list>) takes any text, whatever it suggests: to a
+  // person it is a text box, not a drop-down whose options must be picked.
+  const role = facts?.suggestsOnly && ROLE_MAP[chromeRole] === 'combobox' ? 'textbox' : ROLE_MAP[chromeRole]
   if (!role) return buildGeneric(base, name, states, description, built)
   const value = valueFor(node, role)
   let children = LEAF_ROLES.has(role) ? [] : built.map((child) => child.element)

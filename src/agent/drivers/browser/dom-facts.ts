@@ -10,6 +10,11 @@ export interface DomFacts {
   placeholder?: string
   /** The HTML input type of an <input> (`text` when it has none). */
   inputType?: string
+  /**
+   * An <input> with a suggestion list (`list="…"`, a <datalist>) and no ARIA role of its own: a
+   * text box whose suggestions may be taken or not, which Chromium names a combo box.
+   */
+  suggestsOnly?: boolean
   /** A link's target, absolute. */
   href?: string
   /** A link's text, as the page holds it (read also when the link is not shown). */
@@ -52,15 +57,20 @@ function documentFacts(
     const pairs = attributes[i]
     const tag = strings[nodeNames[i] ?? -1]
     const entry: DomFacts = tag === 'INPUT' ? { inputType: 'text' } : {}
+    let list = false
+    let aria = false
     for (let a = 0; pairs && a + 1 < pairs.length; a += 2) {
       const name = strings[pairs[a]!]
       const value = strings[pairs[a + 1]!]
+      if (name === 'role') aria = true
       if (!value) continue
+      if (name === 'list' && tag === 'INPUT') list = true
       if (name === 'id') entry.id = value
       else if (name === 'placeholder') entry.placeholder = value.replace(/\s+/g, ' ').trim() || undefined
       else if (name === 'type' && tag === 'INPUT') entry.inputType = value.toLowerCase()
       else if (name === 'href' && tag === 'A') entry.href = absolute(value, base)
     }
+    if (list && !aria) entry.suggestsOnly = true
     if (Object.keys(entry).length > 0) facts.set(backendIds[i]!, entry)
   }
   linkTexts(strings, doc, facts)
