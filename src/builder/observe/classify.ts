@@ -194,12 +194,31 @@ export function classifyEnding(
       inputs.some((v) => v.trim().length >= 2 && e.name.includes(v.trim())),
   )
   if (added) return finish('screen', added.name, added)
+  // A heading or button that unfolded (collapsed → expanded) and showed what it held (a record's
+  // panel of captions and values): what it revealed is the ending, a caption first, since a
+  // caption reads the same for every record while a value is this one's.
+  if (unfolded(before, after)) {
+    const shown =
+      fresh.find((e) => CAPTION_ROLES.has(e.role)) ??
+      fresh.find((e) => e.role === 'cell' || e.role === 'text')
+    if (shown) return finish('screen', shown.name, shown)
+  }
   const text =
     news.find((e) => e.role === 'text') ?? (anew ? fresh.find((e) => e.role === 'text') : undefined)
   return text ? finish('screen', text.name, text) : undefined
 }
 
 const ROW_ROLES = new Set<UiRole>(['row', 'listitem', 'treeitem'])
+const CAPTION_ROLES = new Set<UiRole>(['rowheader', 'columnheader'])
+
+/** Whether a control that was folded (collapsed) is unfolded (expanded) now. */
+function unfolded(before: UiElement, after: UiElement): boolean {
+  return indexTree(after).all.some((e) => {
+    if (!e.states.includes('expanded')) return false
+    const was = counterpart(before, e)
+    return was !== undefined && was.states.includes('collapsed')
+  })
+}
 
 /** Containers of the fields in the after-snapshot, up to two levels up (their form and section). */
 function fieldContainers(after: UiElement, fields: UiElement[]): UiElement[] {
