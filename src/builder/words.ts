@@ -31,10 +31,6 @@ const SYNONYMS: Record<string, string[]> = {
     'display',
     'list',
     'browse',
-    // "Tell me where …", "Read the message …", "See which …": a task that reads, not one that writes.
-    'tell',
-    'read',
-    'see',
   ],
   // Changing a record's state is editing it: "Close the ticket", "Assign the case to …".
   edit: [

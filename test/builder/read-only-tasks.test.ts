@@ -9,7 +9,7 @@ import { readPrompt } from '../../src/builder/locate/prompt.ts'
 import { rowsRead } from '../../src/builder/outputs/collections.ts'
 import type { OutputContext } from '../../src/builder/outputs/outputs.ts'
 import { notTheTasksSend, sendsOnlyElsewhere, submitScore } from '../../src/builder/submit/submit.ts'
-import { actionOf } from '../../src/builder/words.ts'
+import { actionOf, stems } from '../../src/builder/words.ts'
 import type { Snapshot, UiElement } from '../../src/protocol/elements.ts'
 import { el } from '../helpers/elements.ts'
 
@@ -61,6 +61,13 @@ describe('a form whose sends do something else is not the task’s form', () => 
       expect(notTheTasksSend('Add Folder', reading)).toBe(true)
       expect(notTheTasksSend('Search', reading)).toBe(false)
     }
+    // Only as the opening verb, and "tell" only when it asks to be told: a message to someone is sent.
+    expect(readPrompt('Tell Bob in the team chat that the build is green').verb).not.toBe(actionOf('find'))
+    expect(notTheTasksSend('Send', readPrompt('Tell Bob in the team chat that the build is green'))).toBe(
+      false,
+    )
+    // A label or flag named "Read" is no search word.
+    expect(stems('Read')).not.toEqual(stems('find'))
   })
 
   test('a send that only keeps a draft is weaker than a task that publishes or sends', () => {

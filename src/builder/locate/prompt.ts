@@ -106,6 +106,14 @@ function verbAndObject(task: string): { verb?: string; object: string[] } {
     verbAt = words.findIndex((w, i) => i > at && /^[a-z]/.test(bare(w)) && actionOf(bare(w)) !== undefined)
   if (verbAt < 0) return { object: [] }
   const verbWord = bare(words[verbAt]!).toLowerCase()
+  // A task that opens by asking to be told ("Tell me where …", "Tell us which …"), or to read or
+  // see something, reads: it is a lookup. Only as the opening verb: "Read" is also a mail flag's
+  // name, and "Tell Bob that …" sends a message.
+  const toldVerb =
+    verbAt === at &&
+    ((verbWord === 'tell' && /^(me|us)$/i.test(bare(words[verbAt + 1] ?? ''))) ||
+      verbWord === 'read' ||
+      verbWord === 'see')
   const object: string[] = []
   for (const word of words.slice(verbAt + 1)) {
     const w = bare(word).toLowerCase()
@@ -113,7 +121,8 @@ function verbAndObject(task: string): { verb?: string; object: string[] } {
     object.push(...stems(w))
     if (/[,;:.]$/.test(word)) break
   }
-  return { verb: actionOf(verbWord) ?? stems(verbWord)[0], object: [...new Set(object)] }
+  const verb = toldVerb ? actionOf('find') : (actionOf(verbWord) ?? stems(verbWord)[0])
+  return { verb, object: [...new Set(object)] }
 }
 
 /** A word at the head of a clause reads as a verb unless it is plainly a determiner or a name in quotes. */

@@ -2,7 +2,7 @@
 // between the screen before and after. A new modal dialog is a dialog ending (its message); a
 // control turning invalid or an error-like text next to the fields is a validation ending;
 // anything else that appeared (a status message, a heading, a table) is a new screen.
-import { indexTree, openDialogs } from '../../automation/index.ts'
+import { evaluateCondition, indexTree, openDialogs } from '../../automation/index.ts'
 import type { Condition } from '../../protocol/automation.ts'
 import type { Snapshot, UiElement, UiRole } from '../../protocol/elements.ts'
 import {
@@ -195,13 +195,15 @@ export function classifyEnding(
   )
   if (added) return finish('screen', added.name, added)
   // A heading or button that unfolded (collapsed → expanded) and showed what it held (a record's
-  // panel of captions and values): what it revealed is the ending, a caption first, since a
-  // caption reads the same for every record while a value is this one's.
+  // panel of captions and values): a caption it revealed is the ending, since a caption reads the
+  // same for every record.
+  // Only a caption that did not show before counts: one that another open panel showed all along
+  // would let every run pass whatever the click did, and a value is the sample's record's own.
   if (unfolded(before, after)) {
-    const shown =
-      fresh.find((e) => CAPTION_ROLES.has(e.role)) ??
-      fresh.find((e) => e.role === 'cell' || e.role === 'text')
-    if (shown) return finish('screen', shown.name, shown)
+    for (const shown of news.filter((e) => CAPTION_ROLES.has(e.role))) {
+      const ending = finish('screen', shown.name, shown)
+      if (!evaluateCondition(before, ending.condition, {}).holds) return ending
+    }
   }
   const text =
     news.find((e) => e.role === 'text') ?? (anew ? fresh.find((e) => e.role === 'text') : undefined)

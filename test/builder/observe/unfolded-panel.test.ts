@@ -45,3 +45,8 @@ test('nothing unfolded: no ending from captions alone', () => {
   // The other panel was open all along; the click changed nothing.
   expect(classifyEnding(screen(false, true), screen(false, true), [], ['Office NAS'])).toBeUndefined()
 })
+
+test('a caption another open panel showed all along is no evidence, nor is a value of the sample’s record', () => {
+  // The laptop's panel was open before the click, showing the same captions.
+  expect(classifyEnding(screen(false, true), screen(true, true), [], ['Office NAS'])).toBeUndefined()
+})
