@@ -245,7 +245,7 @@ describe('the helper protocol, against the real AT-SPI helper', () => {
         { timeoutMs: 25_000 },
       )
       const closed = await helper.call('close', { pids: [polite.pid] })
-      expect(closed).toEqual({ closed: 1, killed: 0, ended: 0, staleLocks: [] })
+      expect(closed).toEqual({ closed: 1, killed: 0, ended: 0, staleLocks: [], pids: [polite.pid] })
       // Closed as a person closes it: its own handler ran (SIGTERM would have ended it unsaved).
       expect(readFileSync(saved, 'utf8')).toBe('saved')
       expect(running(polite.pid)).toBe(false)
@@ -263,7 +263,7 @@ describe('the helper protocol, against the real AT-SPI helper', () => {
       expect(ended.closed + ended.killed).toBe(1)
       expect(running(refusing.pid)).toBe(false)
       expect(existsSync(join(files.path, 'never.txt'))).toBe(false)
-      expect(ended).toMatchObject({ ended: 1, staleLocks: [] })
+      expect(ended).toMatchObject({ ended: 1, staleLocks: [], pids: [refusing.pid] })
 
       // An app holding its document with a lock file beside it: ended by force, its lock is
       // reported and left where it is (it may be another person's; the app asks about it).

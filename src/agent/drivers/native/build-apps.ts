@@ -14,6 +14,8 @@ export class BuildApps {
   readonly #started = new Set<number>()
   /** Apps that were open before the build and closed by one of its fresh starts: started again at its end. */
   readonly #reopen = new Map<string, AppSpec>()
+  /** Apps the build has started an instance of: what a later fresh start closes is the build's own. */
+  readonly #apps = new Set<string>()
 
   get active(): boolean {
     return this.#on
@@ -24,18 +26,24 @@ export class BuildApps {
     this.#on = true
     this.#started.clear()
     this.#reopen.clear()
+    this.#apps.clear()
   }
 
-  /** A fresh start of `app` ended these processes: those the build had not started were open before it. */
+  /**
+   * A fresh start of `app` ended these processes. At the build's first start of the app they were
+   * open before it; later, they are the build's own instance (with the processes it spawned, which
+   * the build never saw start).
+   */
   closed(app: AppSpec, pids: readonly number[]): void {
-    const before = pids.filter((pid) => !this.#started.has(pid))
     for (const pid of pids) this.#started.delete(pid)
-    if (this.#on && before.length && !this.#reopen.has(keyOf(app))) this.#reopen.set(keyOf(app), app)
+    if (this.#on && pids.length && !this.#apps.has(keyOf(app))) this.#reopen.set(keyOf(app), app)
   }
 
-  /** The build started this process. */
-  started(pid: number): void {
-    if (this.#on) this.#started.add(pid)
+  /** The build started this process of `app`. */
+  started(pid: number, app: AppSpec): void {
+    if (!this.#on) return
+    this.#started.add(pid)
+    this.#apps.add(keyOf(app))
   }
 
   /** The build ends: the processes it started (to close), and the apps to start again once settings are put back. */
@@ -44,6 +52,7 @@ export class BuildApps {
     this.#on = false
     this.#started.clear()
     this.#reopen.clear()
+    this.#apps.clear()
     return result
   }
 }

@@ -5,21 +5,9 @@ import { secretFieldBoxes } from '../../../automation/secret-fields.ts'
 import type { Logger } from '../../../lib/logger.ts'
 import type { AppSpec } from '../../../protocol/automation.ts'
 import { type ChangeResult, type DesktopState, type Driver, DriverError } from '../../../protocol/driver.ts'
-import type {
-  ActionResult,
-  Bounds,
-  ElementAction,
-  Snapshot,
-  UiElement,
-  WindowInfo,
-} from '../../../protocol/elements.ts'
-import type { HelperEvent, HelperEventTarget, HelperWindow } from '../../../protocol/helper.ts'
-import {
-  type InputEvent,
-  type RecordedTarget,
-  type RemoteInput,
-  remoteKeyProblem,
-} from '../../../protocol/recording.ts'
+import type { ActionResult, Bounds, ElementAction, Snapshot, WindowInfo } from '../../../protocol/elements.ts'
+import type { HelperEvent, HelperWindow } from '../../../protocol/helper.ts'
+import type { InputEvent, RemoteInput } from '../../../protocol/recording.ts'
 import { BuildApps } from './build-apps.ts'
 import { closeNotice } from './close-notice.ts'
 import { type BackendProfile, mapWindowTree } from './element-mapping.ts'
@@ -27,6 +15,7 @@ import type { HelperHost } from './helper-host.ts'
 import { watchHelperInput } from './input-watch.ts'
 import { recordedTarget } from './recorded-target.ts'
 import { ExploreSettings, type SettingsPutBack } from './settings-guard.ts'
+import { attachable, refuseRemoteInput } from './spec-checks.ts'
 import { WindowSuccession } from './window-follow.ts'
 
 export interface NativeDriverOptions {
@@ -62,6 +51,8 @@ export class NativeDriver implements Driver {
   readonly #settings: ExploreSettings
   /** The apps a build started, and those it closed that were open before it (build-apps.ts). */
   readonly #build = new BuildApps()
+  /** The last of the calls that take turns (#serial). */
+  #turn: Promise<unknown> = Promise.resolve()
 
   constructor(private readonly options: NativeDriverOptions) {
     this.kind = options.kind
@@ -104,8 +95,20 @@ export class NativeDriver implements Driver {
    * followed (build-apps.ts). Resolves whether settings can be guarded here (Linux).
    */
   async guardSettings(): Promise<{ guarded: boolean }> {
-    this.#build.begin()
-    return this.#settings.start()
+    return this.#serial(async () => {
+      this.#build.begin()
+      return this.#settings.start()
+    })
+  }
+
+  /**
+   * Launches, a build's start and a build's end take turns: the end must not close, put back or
+   * start again while a launch of the build (one it no longer waits for: it was cancelled) goes on.
+   */
+  #serial<T>(call: () => Promise<T>): Promise<T> {
+    const turn = this.#turn.then(call, call)
+    this.#turn = turn.catch(() => undefined)
+    return turn
   }
 
   /**
@@ -114,15 +117,20 @@ export class NativeDriver implements Driver {
    * guardSettings() is put back as it was; last, an app that was open before the build and closed
    * by one of its fresh starts is started again, so the desktop is left as the build found it.
    */
-  async restoreSettings(): Promise<SettingsPutBack & { reopened: string[] }> {
+  restoreSettings(): Promise<SettingsPutBack & { reopened: string[] }> {
+    return this.#serial(() => this.#restoreSettings())
+  }
+
+  async #restoreSettings(): Promise<SettingsPutBack & { reopened: string[] }> {
     // Only the apps this build started: an app a live run left open is the person's now.
     const { close, reopen } = this.#build.end()
     const done = await this.#settings.end(() => this.#closeLaunched(close))
     if (done.restored.length || done.removed.length)
       this.options.log.info(done, 'settings the build changed were put back')
     const reopened: string[] = []
+    // The person's app again, as theirs: not closed when the agent stops, nor taken for the build's.
     for (const app of reopen)
-      await this.#start(app)
+      await this.#start(app, false)
         .then((w) => reopened.push(w.title || app.executable!))
         .catch((err: Error) =>
           this.options.log.warn({ err: err.message, executable: app.executable }, 'app not started again'),
@@ -142,8 +150,12 @@ export class NativeDriver implements Driver {
    * executable attaches to a window that is already open (by title or process name).
    */
   async launch(app: AppSpec): Promise<WindowInfo> {
-    const { host } = this.options
     if (!app.executable) return this.#attach(app)
+    return this.#serial(() => this.#launch(app))
+  }
+
+  async #launch(app: AppSpec): Promise<WindowInfo> {
+    const { host } = this.options
     const cwd = app.cwd
     const closed = await host.call(
       'close',
@@ -162,8 +174,8 @@ export class NativeDriver implements Driver {
     return { ...window, ...(notice ? { notice } : {}) }
   }
 
-  /** Starts the app's process and resolves with its first window, focused. */
-  async #start(app: AppSpec): Promise<WindowInfo> {
+  /** Starts the app's process and resolves with its first window, focused; `own`: this driver's to close. */
+  async #start(app: AppSpec, own = true): Promise<WindowInfo> {
     const timeoutMs = this.options.launchTimeoutMs ?? 30_000
     const { window, pid } = await this.options.host.call(
       'launch',
@@ -176,31 +188,17 @@ export class NativeDriver implements Driver {
       },
       { timeoutMs: timeoutMs + WAIT_MARGIN_MS },
     )
-    this.#launched.set(pid, app)
-    this.#build.started(pid)
+    if (own) {
+      this.#launched.set(pid, app)
+      this.#build.started(pid, app)
+    }
     this.options.log.info({ pid, executable: app.executable, window: window.title }, 'app launched')
     await this.focusWindow(window.id).catch(() => {})
     return this.#windowInfo(window)
   }
 
   async #attach(app: AppSpec): Promise<WindowInfo> {
-    const title = app.titleContains?.toLowerCase()
-    const processName = app.processName?.toLowerCase()
-    if (!title && !processName)
-      throw new DriverError(
-        'LAUNCH_FAILED',
-        'A native app spec needs an executable (or a title or process name to attach to)',
-      )
-    const found = (await this.listWindows()).find(
-      (w) =>
-        (!title || w.title.toLowerCase().includes(title)) &&
-        (!processName || w.app.toLowerCase() === processName),
-    )
-    if (!found)
-      throw new DriverError(
-        'WINDOW_NOT_FOUND',
-        `No open window ${[title && `titled *${title}*`, processName].filter(Boolean).join(' of ')}`,
-      )
+    const found = attachable(app, await this.listWindows())
     await this.focusWindow(found.id)
     return found
   }
@@ -321,19 +319,7 @@ export class NativeDriver implements Driver {
 
   /** A remote viewer's click, typing, key or wheel as real X input at window-relative pixels. */
   async input(windowId: string, input: RemoteInput): Promise<void> {
-    const keyProblem = input.kind === 'key' ? remoteKeyProblem(input.key) : undefined
-    if (keyProblem)
-      throw new DriverError(
-        'UNSUPPORTED_ACTION',
-        `Unknown key "${input.kind === 'key' ? input.key : ''}": ${keyProblem}`,
-      )
-    // The desktop host takes clicks, text, named keys and wheel turns: a person sets the rest by
-    // clicking (the drop-down, then its option; the box).
-    if (input.kind === 'select' || input.kind === 'check')
-      throw new DriverError(
-        'UNSUPPORTED_ACTION',
-        `A desktop app takes no remote ${input.kind}: click the ${input.kind === 'select' ? 'drop-down, then its option' : 'box'} instead`,
-      )
+    refuseRemoteInput(input)
     if (input.kind === 'type' && input.x !== undefined && input.y !== undefined)
       await this.input(windowId, { kind: 'click', x: input.x, y: input.y })
     await this.#on(windowId, (id) =>
