@@ -106,6 +106,21 @@ describe('gtk3-widget-factory through the desktop driver', () => {
     }
   }, 60_000)
 
+  test('an open drop-down’s options have their place on the screen (to point at, to click); a closed one’s have none', async () => {
+    const { window, snapshot } = await fresh()
+    const combo = one(snapshot, (e) => e.role === 'combobox' && e.value === 'Left', 'the Left combo')
+    const options = (s: Snapshot) => again(s, combo).children.filter((c) => c.role === 'option')
+    expect(options(snapshot).map((o) => o.name)).toContain('Right')
+    expect(options(snapshot).every((o) => o.bounds === undefined)).toBe(true)
+    await driver.act(window.id, { kind: 'click', ref: combo.ref })
+    await driver.waitForChange(window.id, 2_000)
+    const open = options(await driver.snapshot(window.id))
+    const right = open.find((o) => o.name === 'Right')
+    expect(right?.bounds?.width).toBeGreaterThan(0)
+    expect(right?.bounds?.height).toBeGreaterThan(0)
+    await driver.act(window.id, { kind: 'keys', keys: 'Escape' })
+  })
+
   test('fill an entry, toggle a check button, pick a combo item, set a spin button', async () => {
     const { window, snapshot } = await fresh()
     const entry = one(

@@ -264,6 +264,12 @@ def combo_children(combo, walk):
                 walk.count += 1
                 name = (safe(item.get_name, '') or '').strip() or (text_of(item, 500) or '').strip()
                 option = {'ref': walk.ref(item), 'role': 'option', 'name': name, 'states': [], 'children': []}
+                # An open list's items are on the screen: where, so a person can point at one and
+                # a click can reach it (a closed list's have no place).
+                if item_states.contains(S.SHOWING):
+                    bounds = rect(item)
+                    if bounds:
+                        option['bounds'] = bounds
                 if item_states.contains(S.SELECTED) or item_states.contains(S.CHECKED):
                     option['states'].append('selected')
                     selected = name
