@@ -85,9 +85,12 @@ function owner(opts: {
     if (q.kind === 'point' && /^point at the button/i.test(q.text) && opts.send)
       return { pointAt: button(opts.send), elseNotHere: true }
     if (q.kind === 'choose_outputs' && opts.outputs) {
+      // The options named like the outputs, or showing a folder ID; when none is, the owner says so.
       const outputs = opts.outputs
-      const picked = q.options.filter((o) => outputs.test(o.label)).map((o) => o.value)
-      return picked.length ? (q.multiple ? picked : picked[0]) : undefined
+      const picked = q.options
+        .filter((o) => outputs.test(o.label) || /\b[a-z0-9]{5}-[a-z0-9]{5}\b/.test(o.label))
+        .map((o) => o.value)
+      return picked.length ? (q.multiple ? picked : picked[0]) : NONE_OF_THESE
     }
     const key = /^point at the value that the job should return as “([^”]+)”/i.exec(q.text)?.[1]
     if (q.kind === 'point' && key) return opts.shown?.[key]
