@@ -42,9 +42,12 @@ export function generaliseSelector(
 ): Generalised {
   // A value that names a control inside this one (a menu drawn inside the button that opened
   // it, whose name then runs all the menu's items together) is that inner control's, never part
-  // of this one's name.
+  // of this one's name. Plain text inside it is its own label's parts ("Disconnected", "Office
+  // NAS" in a panel's heading), not a control.
   const fold = (text: string) => collapse(text).toLowerCase()
-  const inner = indexTree(element).all.filter((e) => e !== element && fold(e.name) !== '')
+  const inner = indexTree(element).all.filter(
+    (e) => e !== element && e.role !== 'text' && fold(e.name) !== '',
+  )
   const values = all.filter(
     (v) => fold(v.value) === fold(element.name) || !inner.some((e) => fold(e.name) === fold(v.value)),
   )

@@ -717,3 +717,21 @@ describe('a demonstration becomes steps', () => {
     expect(demo.submit.name).toBe('Click “Save”')
   })
 })
+
+test('a heading button whose label is made of texts, one of them the sample’s value, follows the caller’s value', async () => {
+  const { el: make } = await import('../../helpers/elements.ts')
+  const heading = make('button', 'Disconnected Office NAS', [
+    make('text', 'Disconnected'),
+    make('text', 'Office NAS'),
+  ])
+  const root = make('window', 'Syncing', [
+    make('heading', 'Remote Devices'),
+    heading,
+    make('button', 'Connected Anna Laptop', [make('text', 'Connected'), make('text', 'Anna Laptop')]),
+  ])
+  const general = generaliseSelector(designSelector(root, heading, 'the heading'), root, heading, [
+    { path: 'device', value: 'Office NAS' },
+  ])
+  expect(general.paths).toEqual(['device'])
+  expect(general.selector.fingerprints[0]).toMatchObject({ by: 'role', name: 'Disconnected {{device}}' })
+})
