@@ -63,6 +63,21 @@ const NOT_A_CARD = new Set<UiRole>([
 /** A pager's link: a page number, "Next", "Previous", "»". */
 const PAGER_LINK =
   /^\s*(\d+|next( page)?|previous( page)?|prev|older( entries| posts)?|newer( entries| posts)?|first|last|[‹›«»<>←→]+)\s*$/i
+/**
+ * A table of one record's fields, each row a caption (a row header) and its value, with no column
+ * headers: its rows are that record's properties, not a list of records.
+ */
+function propertySheet(c: Found): boolean {
+  if (c.kind !== 'table' || c.headers.some((h) => h.trim() !== '')) return false
+  const shape = (item: UiElement[]) => {
+    const cells = item
+      .flatMap((e) => indexTree(e).all)
+      .filter((d) => d.role === 'rowheader' || d.role === 'cell')
+    return cells.filter((d) => d.role === 'rowheader').length === 1 && cells.length <= 2
+  }
+  return c.items.length > 0 && c.items.every(shape)
+}
+
 /** A count, not a list: "3 results", "(12)", "1 row". */
 const COUNT = /^\(?\d[\d,.\s]*\)?(\s+\p{L}+){0,2}\s*[.:)]?$/u
 
@@ -98,6 +113,7 @@ export function findCollections(ctx: OutputContext, key: string, example?: reado
     if (nested(c)) continue
     const texts = c.items.map((item) => norm(item.map(textOf).join(' ')))
     if (texts.every((t) => t === '' || COUNT.test(t))) continue
+    if (propertySheet(c)) continue
     const newRows = c.items.filter((item) =>
       item.some((e) => indexTree(e).all.some((d) => fresh.has(d))),
     ).length

@@ -195,3 +195,21 @@ describe('choosing by evidence', () => {
     expect(rowsRead(context(window(sidebar(), form()), same), 'results', { $type: 'array' })).toBeUndefined()
   })
 })
+
+test('a table of one record’s fields (a caption and a value on each row, no column headers) is no list of records', () => {
+  const before = window(el('button', 'Office NAS', [], { states: ['collapsed'] }))
+  const sheet = el('table', '', [
+    el('row', '', [el('rowheader', 'Address'), el('cell', 'dynamic')]),
+    el('row', '', [el('rowheader', 'Folders'), el('cell', 'Invoices, Scans, Contracts')]),
+    el('row', '', [el('rowheader', 'Last seen'), el('cell', 'Never')]),
+  ])
+  const after = window(el('button', 'Office NAS', [], { states: ['expanded'] }), sheet)
+  expect(findCollections(context(before, after, ['Office NAS']), 'folders')).toEqual([])
+  // The same rows under column headers are a list.
+  const listed = el('table', '', [
+    header('Device', 'Folders'),
+    row('Office NAS', 'Invoices'),
+    row('Laptop', 'Scans'),
+  ])
+  expect(findCollections(context(before, window(listed), ['Office NAS']), 'folders')).toHaveLength(1)
+})
