@@ -8,6 +8,7 @@ import { escapeRegex, extractPattern, generaliseText, idLikeTokens } from '../ge
 import { designPlaceSelector, designTextSelector } from '../selector-design.ts'
 import { BuildFailure, type BuildSession } from '../session.ts'
 import { compact } from '../words.ts'
+import { isPropertySheet } from './collections.ts'
 import { keyed, labelValuePairs } from './label-values.ts'
 import { exactRead, isTypeSpec, listExpected, type OutputContext, type ReadStep } from './outputs.ts'
 import { rowOrPlace } from './row-reads.ts'
@@ -170,7 +171,9 @@ function listRead(root: UiElement, element: UiElement, key: string): ReadStep | 
   const index = indexTree(root)
   let list: UiElement | undefined = element
   while (list && !COLLECTIONS.has(list.role)) list = index.parent.get(list)
-  if (!list) return undefined
+  // One record's fields (a caption and a value on each row) are no list of records: its rows would
+  // answer every call with that record's properties.
+  if (!list || (list.role === 'table' && isPropertySheet(list))) return undefined
   return {
     kind: 'read',
     name: `Read the list “${key}”`,

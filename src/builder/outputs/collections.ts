@@ -68,14 +68,19 @@ const PAGER_LINK =
  * headers: its rows are that record's properties, not a list of records.
  */
 function propertySheet(c: Found): boolean {
-  if (c.kind !== 'table' || c.headers.some((h) => h.trim() !== '')) return false
-  const shape = (item: UiElement[]) => {
-    const cells = item
-      .flatMap((e) => indexTree(e).all)
-      .filter((d) => d.role === 'rowheader' || d.role === 'cell')
+  return c.kind === 'table' && isPropertySheet(c.element)
+}
+
+/** The table's rows are each one caption (a row header) and at most one value, with no column headers. */
+export function isPropertySheet(table: UiElement): boolean {
+  const all = indexTree(table).all
+  if (all.some((e) => e.role === 'columnheader' && e.name.trim() !== '')) return false
+  const rows = all.filter((e) => e.role === 'row')
+  const shape = (row: UiElement) => {
+    const cells = indexTree(row).all.filter((d) => d.role === 'rowheader' || d.role === 'cell')
     return cells.filter((d) => d.role === 'rowheader').length === 1 && cells.length <= 2
   }
-  return c.items.length > 0 && c.items.every(shape)
+  return rows.length > 0 && rows.every(shape)
 }
 
 /** A count, not a list: "3 results", "(12)", "1 row". */

@@ -7,7 +7,7 @@ import { readRows } from '../../../src/automation/read-rows.ts'
 import { readPrompt } from '../../../src/builder/locate/prompt.ts'
 import { classifyEnding } from '../../../src/builder/observe/classify.ts'
 import { appeared } from '../../../src/builder/observe/ui-diff.ts'
-import { findCollections, rowsRead } from '../../../src/builder/outputs/collections.ts'
+import { findCollections, isPropertySheet, rowsRead } from '../../../src/builder/outputs/collections.ts'
 import type { OutputContext } from '../../../src/builder/outputs/outputs.ts'
 import type { UiElement } from '../../../src/protocol/elements.ts'
 import { el } from '../../helpers/elements.ts'
@@ -205,6 +205,8 @@ test('a table of one record’s fields (a caption and a value on each row, no co
   ])
   const after = window(el('button', 'Office NAS', [], { states: ['expanded'] }), sheet)
   expect(findCollections(context(before, after, ['Office NAS']), 'folders')).toEqual([])
+  // Pointed at, its value is not a list either (ask-output.ts reads no rows of it).
+  expect(isPropertySheet(sheet)).toBe(true)
   // The same rows under column headers are a list.
   const listed = el('table', '', [
     header('Device', 'Folders'),
@@ -212,4 +214,5 @@ test('a table of one record’s fields (a caption and a value on each row, no co
     row('Laptop', 'Scans'),
   ])
   expect(findCollections(context(before, window(listed), ['Office NAS']), 'folders')).toHaveLength(1)
+  expect(isPropertySheet(listed)).toBe(false)
 })
