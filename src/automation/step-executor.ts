@@ -244,7 +244,12 @@ async function readValue(
     await untilQuiet(ctx, Math.min(deadline, performance.now() + EMPTY_READ_WAIT_MS))
     result = await readOnce()
   }
-  return extracted(pick(result))
+  const text = extracted(pick(result))
+  if (step.split === undefined) return text
+  return text
+    .split(step.split)
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
 }
 
 /** The window's address; with a pattern, keeps looking after UI changes (a redirect) until it matches. */

@@ -243,6 +243,11 @@ export const Step = Type.Union([
     property: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('text'), Type.Literal('value')])),
     /** Regex; the first capturing group (or the whole match) becomes the value. */
     extract: Type.Optional(Type.String()),
+    /**
+     * `element` reads only: the text is a list written out in one place ("Invoices, Scans"),
+     * its items separated by this; the value is the list of items, trimmed, empty ones left out.
+     */
+    split: Type.Optional(Type.String({ minLength: 1 })),
   }),
   /**
    * If the condition (default: the scenario's `when`) holds, run that scenario's steps and end the

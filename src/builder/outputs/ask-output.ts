@@ -172,13 +172,34 @@ function listRead(root: UiElement, element: UiElement, key: string): ReadStep | 
   let list: UiElement | undefined = element
   while (list && !COLLECTIONS.has(list.role)) list = index.parent.get(list)
   // One record's fields (a caption and a value on each row) are no list of records: its rows would
-  // answer every call with that record's properties.
-  if (!list || (list.role === 'table' && isPropertySheet(list))) return undefined
+  // answer every call with that record's properties. A value there, or anywhere outside a list,
+  // may be a list written out in one place.
+  if (!list || (list.role === 'table' && isPropertySheet(list))) return writtenList(root, element, key)
   return {
     kind: 'read',
     name: `Read the list “${key}”`,
     target: designPlaceSelector(root, list, `the ${list.role} pointed at`),
     source: 'rows',
+    into: key,
+  }
+}
+
+/** What separates the items of a list written out in one place ("Invoices, Scans", "a; b", "a · b"). */
+const SEPARATORS = [',', ';', '·', '|']
+
+/**
+ * A list written out in one place ("Invoices, Scans, Contracts"): the value pointed at, split at
+ * the separator it shows. One item alone tells no separator: then it is not read as a list.
+ */
+function writtenList(root: UiElement, element: UiElement, key: string): ReadStep | undefined {
+  const text = (element.value || element.name).trim()
+  const split = SEPARATORS.find((s) => text.split(s).filter((item) => item.trim() !== '').length >= 2)
+  if (!split) return undefined
+  return {
+    kind: 'read',
+    name: `Read the list “${key}”`,
+    target: designPlaceSelector(root, element, `the list “${key}” pointed at`),
+    split,
     into: key,
   }
 }

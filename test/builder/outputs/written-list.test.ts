@@ -1,0 +1,79 @@
+// A list shown written out in one place (a record's "Folders: Invoices, Scans"), not as rows: in
+// real Chromium, the table of the record's fields is no list of records, so the builder asks to
+// point at the list; the value pointed at is read as a list, split at the separator it shows, and
+// each live call reads its own record's.
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { BrowserDriver } from '../../../src/agent/drivers/browser/index.ts'
+import { indexTree } from '../../../src/automation/index.ts'
+import { buildAutomation } from '../../../src/builder/index.ts'
+import { pointAnswer } from '../../../src/protocol/questions.ts'
+import { localDesktop } from '../../helpers/local-desktop.ts'
+import { scriptedIO } from '../scripted-io.ts'
+
+const DEVICES: Record<string, { address: string; folders: string[] }> = {
+  'Office NAS': { address: 'dynamic', folders: ['Invoices', 'Scans', 'Contracts'] },
+  'Studio iMac': { address: 'tcp://10.0.0.7', folders: ['Podcast Raw', 'Podcast Edits'] },
+}
+
+const page = `<!doctype html><html><head><title>Devices</title></head><body><main><h1>Devices</h1>
+<form method="post" action="/device"><label>Device name <input name="device" required></label>
+<button type="submit">Show</button></form></main></body></html>`
+
+const record = (name: string) => {
+  const d = DEVICES[name]
+  if (!d) return `<!doctype html><title>Devices</title><main><h1>No such device</h1></main>`
+  return `<!doctype html><html><head><title>Devices</title></head><body><main><h1>${name}</h1>
+<table><tr><th scope="row">Address</th><td>${d.address}</td></tr>
+<tr><th scope="row">Folders</th><td>${d.folders.join(', ')}</td></tr>
+<tr><th scope="row">Last seen</th><td>Never</td></tr></table></main></body></html>`
+}
+
+let server: ReturnType<typeof Bun.serve>
+let driver: BrowserDriver
+beforeAll(async () => {
+  server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    async fetch(req) {
+      const html = { headers: { 'content-type': 'text/html; charset=utf-8' } }
+      if (req.method === 'POST')
+        return new Response(record(String((await req.formData()).get('device'))), html)
+      return new Response(page, html)
+    },
+  })
+  driver = new BrowserDriver()
+  await driver.start()
+})
+afterAll(async () => {
+  await driver?.stop()
+  server?.stop(true)
+})
+
+test('a list written out in one cell is pointed at, split at its commas, and read for each call’s own record', async () => {
+  const window = await driver.launch({ url: server.url.href })
+  const port = localDesktop(driver)
+  const script = scriptedIO()
+  const ask = script.io.ask.bind(script.io)
+  // The person points at the value beside "Folders".
+  script.io.ask = async (q) => {
+    if (q.kind !== 'point') return ask(q)
+    expect(q.text).toContain('Point at the list')
+    const shot = await driver.snapshot(q.windowId!)
+    const cell = indexTree(shot.root).all.find((e) => e.role === 'cell' && e.name.startsWith('Invoices'))!
+    const b = cell.bounds!
+    script.questions.push({ question: q, answer: 'point' })
+    return pointAnswer(b.x + b.width / 2, b.y + b.height / 2)
+  }
+  const result = await buildAutomation(port, script.io, {
+    prompt: 'List the folders shared with the device of this name',
+    sample: { id: 's1', input: { device: 'Office NAS' }, expect: { folders: { $type: 'array' } } },
+    previous: [],
+  })
+  expect(script.unexpected).toEqual([])
+  if (!result.ok) throw new Error(`${result.code}: ${result.message}\n${script.lines.join('\n')}`)
+  expect(script.questions.map((q) => q.question.kind)).toEqual(['point'])
+  await driver.navigate(window.id, server.url.href)
+  const run = await port.run(result.automation, { device: 'Studio iMac' })
+  expect(run.status).toBe('succeeded')
+  expect(run.result).toEqual({ folders: ['Podcast Raw', 'Podcast Edits'] })
+}, 90_000)
