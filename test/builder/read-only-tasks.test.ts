@@ -66,6 +66,9 @@ describe('a form whose sends do something else is not the task’s form', () => 
     expect(notTheTasksSend('Send', readPrompt('Tell Bob in the team chat that the build is green'))).toBe(
       false,
     )
+    // Nor when the task goes on to write, or asks to see to something.
+    expect(readPrompt('Read the meter and submit the reading').verb).not.toBe(actionOf('find'))
+    expect(readPrompt('See that the invoice is paid').verb).not.toBe(actionOf('find'))
     // A label or flag named "Read" is no search word.
     expect(stems('Read')).not.toEqual(stems('find'))
   })

@@ -109,11 +109,16 @@ function verbAndObject(task: string): { verb?: string; object: string[] } {
   // A task that opens by asking to be told ("Tell me where …", "Tell us which …"), or to read or
   // see something, reads: it is a lookup. Only as the opening verb: "Read" is also a mail flag's
   // name, and "Tell Bob that …" sends a message.
+  // Not when the task goes on to write ("Read the meter and submit the reading"), nor "see that …"
+  // ("See that the invoice is paid" asks to make it so).
+  const next = bare(words[verbAt + 1] ?? '').toLowerCase()
+  const writesLater = words.slice(verbAt + 1).some((w) => WRITING.has(actionOf(bare(w).toLowerCase()) ?? ''))
   const toldVerb =
     verbAt === at &&
-    ((verbWord === 'tell' && /^(me|us)$/i.test(bare(words[verbAt + 1] ?? ''))) ||
+    !writesLater &&
+    ((verbWord === 'tell' && /^(me|us)$/.test(next)) ||
       verbWord === 'read' ||
-      verbWord === 'see')
+      (verbWord === 'see' && !/^(that|to)$/.test(next)))
   const object: string[] = []
   for (const word of words.slice(verbAt + 1)) {
     const w = bare(word).toLowerCase()
@@ -124,6 +129,9 @@ function verbAndObject(task: string): { verb?: string; object: string[] } {
   const verb = toldVerb ? actionOf('find') : (actionOf(verbWord) ?? stems(verbWord)[0])
   return { verb, object: [...new Set(object)] }
 }
+
+/** Actions that write: a task that names one later is not only reading. */
+const WRITING = new Set(['create', 'edit', 'delete', 'save'].map((w) => actionOf(w)!))
 
 /** A word at the head of a clause reads as a verb unless it is plainly a determiner or a name in quotes. */
 function isVerbLike(word: string): boolean {

@@ -2,12 +2,13 @@
 // screen evidences is asked about. The person picks one of the values that appeared, or points at
 // the value (or the list) on the screen; "none of these" leads to pointing. Nothing is guessed.
 import { indexTree } from '../../automation/index.ts'
+import type { Selector } from '../../protocol/automation.ts'
 import type { UiElement, UiRole } from '../../protocol/elements.ts'
 import { askOnScreen, askToPoint } from '../ask/pointing.ts'
 import { escapeRegex, extractPattern, generaliseText, idLikeTokens } from '../generalise.ts'
 import { designPlaceSelector, designTextSelector } from '../selector-design.ts'
 import { BuildFailure, type BuildSession } from '../session.ts'
-import { compact } from '../words.ts'
+import { compact, stems } from '../words.ts'
 import { isPropertySheet } from './collections.ts'
 import { keyed, labelValuePairs } from './label-values.ts'
 import { exactRead, isTypeSpec, listExpected, type OutputContext, type ReadStep } from './outputs.ts'
@@ -37,7 +38,7 @@ export async function askForOutput(
       session,
       `Point at the list (a table, or its first row) that “${key}” should return, on the screen after “${ctx.submitLabel}”.`,
     )
-    return pointed && listRead(pointed.snapshot.root, pointed.element, key)
+    return pointed && listRead(pointed.snapshot.root, pointed.element, key, expected)
   }
   const literal = !isTypeSpec(expected)
   const candidates = literal ? [] : valuesShown(ctx)
@@ -167,14 +168,15 @@ function numberish(key: string, expected: { $type: string }): boolean {
 }
 
 /** The table or list around what was pointed at, read as rows. */
-function listRead(root: UiElement, element: UiElement, key: string): ReadStep | undefined {
+function listRead(root: UiElement, element: UiElement, key: string, expected: unknown): ReadStep | undefined {
   const index = indexTree(root)
   let list: UiElement | undefined = element
   while (list && !COLLECTIONS.has(list.role)) list = index.parent.get(list)
   // One record's fields (a caption and a value on each row) are no list of records: its rows would
   // answer every call with that record's properties. A value there, or anywhere outside a list,
   // may be a list written out in one place.
-  if (!list || (list.role === 'table' && isPropertySheet(list))) return writtenList(root, element, key)
+  if (!list || (list.role === 'table' && isPropertySheet(list)))
+    return writtenList(root, element, key, expected)
   return {
     kind: 'read',
     name: `Read the list “${key}”`,
@@ -185,23 +187,63 @@ function listRead(root: UiElement, element: UiElement, key: string): ReadStep | 
 }
 
 /** What separates the items of a list written out in one place ("Invoices, Scans", "a; b", "a · b"). */
-const SEPARATORS = [',', ';', '·', '|']
+const SEPARATORS = [';', '·', '|', ',']
 
 /**
- * A list written out in one place ("Invoices, Scans, Contracts"): the value pointed at, split at
- * the separator it shows. One item alone tells no separator: then it is not read as a list.
+ * A list written out in one place ("Folders: Invoices, Scans, Contracts"): the value pointed at,
+ * split at the separator it shows, read in the row of its caption. Only on evidence that it is a
+ * list: the sample's example list is exactly its items, or (for `{"$type": "array"}`) its caption
+ * names the key. A value with parts of its own (a row, a card), one with a single item, a number
+ * written with a thousands mark ("1,234.50"), or one no caption names is not read as a list.
  */
-function writtenList(root: UiElement, element: UiElement, key: string): ReadStep | undefined {
+function writtenList(
+  root: UiElement,
+  element: UiElement,
+  key: string,
+  expected: unknown,
+): ReadStep | undefined {
+  if (indexTree(element).all.some((e) => e !== element && e.name.trim() !== '')) return undefined
   const text = (element.value || element.name).trim()
-  const split = SEPARATORS.find((s) => text.split(s).filter((item) => item.trim() !== '').length >= 2)
+  const itemsAt = (s: string) =>
+    text
+      .split(s)
+      .map((item) => item.trim())
+      .filter((item) => item !== '')
+  const example = Array.isArray(expected) ? expected.map((v) => String(v).trim()) : undefined
+  const split = SEPARATORS.find((s) => {
+    const items = itemsAt(s)
+    if (items.length < 2 || (s === ',' && /\d,\d/.test(text))) return false
+    return !example || JSON.stringify(items) === JSON.stringify(example)
+  })
   if (!split) return undefined
-  return {
-    kind: 'read',
-    name: `Read the list “${key}”`,
-    target: designPlaceSelector(root, element, `the list “${key}” pointed at`),
-    split,
-    into: key,
-  }
+  const caption = captionOf(root, element)
+  if (!example && !(caption && stems(caption.name).some((w) => stems(key).includes(w)))) return undefined
+  const target: Selector = caption
+    ? {
+        fingerprints: [
+          {
+            by: 'inRow',
+            rowText: caption.name,
+            rowMatch: 'exact',
+            role: element.role,
+            name: '\\S',
+            match: 'regex',
+          },
+        ],
+        description: `the “${caption.name}” value`,
+      }
+    : designPlaceSelector(root, element, `the list “${key}” pointed at`)
+  return { kind: 'read', name: `Read the list “${key}”`, target, split, into: key }
+}
+
+/** The row header of the value's row (a record's caption beside its value). */
+function captionOf(root: UiElement, element: UiElement): UiElement | undefined {
+  const index = indexTree(root)
+  let row: UiElement | undefined = element
+  while (row && row.role !== 'row') row = index.parent.get(row)
+  if (!row) return undefined
+  const headers = indexTree(row).all.filter((e) => e.role === 'rowheader' && e.name.trim() !== '')
+  return headers.length === 1 && headers[0] !== element ? headers[0] : undefined
 }
 
 export { escapeRegex }

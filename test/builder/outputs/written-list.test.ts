@@ -10,9 +10,14 @@ import { pointAnswer } from '../../../src/protocol/questions.ts'
 import { localDesktop } from '../../helpers/local-desktop.ts'
 import { scriptedIO } from '../scripted-io.ts'
 
-const DEVICES: Record<string, { address: string; folders: string[] }> = {
-  'Office NAS': { address: 'dynamic', folders: ['Invoices', 'Scans', 'Contracts'] },
-  'Studio iMac': { address: 'tcp://10.0.0.7', folders: ['Podcast Raw', 'Podcast Edits'] },
+const DEVICES: Record<string, { address: string; folders: string[]; introducer?: string }> = {
+  'Office NAS': { address: 'Leeds, UK', folders: ['Invoices', 'Scans', 'Contracts'] },
+  // Another record shows one more row, above the folders: the list is found by its caption.
+  'Studio iMac': {
+    address: 'tcp://10.0.0.7, dynamic',
+    folders: ['Podcast Raw', 'Podcast Edits'],
+    introducer: 'Office NAS, Laptop',
+  },
 }
 
 const page = `<!doctype html><html><head><title>Devices</title></head><body><main><h1>Devices</h1>
@@ -23,7 +28,8 @@ const record = (name: string) => {
   const d = DEVICES[name]
   if (!d) return `<!doctype html><title>Devices</title><main><h1>No such device</h1></main>`
   return `<!doctype html><html><head><title>Devices</title></head><body><main><h1>${name}</h1>
-<table><tr><th scope="row">Address</th><td>${d.address}</td></tr>
+<table>${d.introducer ? `<tr><th scope="row">Introduced by</th><td>${d.introducer}</td></tr>` : ''}
+<tr><th scope="row">Address</th><td>${d.address}</td></tr>
 <tr><th scope="row">Folders</th><td>${d.folders.join(', ')}</td></tr>
 <tr><th scope="row">Last seen</th><td>Never</td></tr></table></main></body></html>`
 }
@@ -49,17 +55,17 @@ afterAll(async () => {
   server?.stop(true)
 })
 
-test('a list written out in one cell is pointed at, split at its commas, and read for each call’s own record', async () => {
+/** Builds the job, the person pointing at the value that starts with `at` when asked for the list. */
+async function built(at: string) {
   const window = await driver.launch({ url: server.url.href })
   const port = localDesktop(driver)
   const script = scriptedIO()
   const ask = script.io.ask.bind(script.io)
-  // The person points at the value beside "Folders".
   script.io.ask = async (q) => {
     if (q.kind !== 'point') return ask(q)
     expect(q.text).toContain('Point at the list')
     const shot = await driver.snapshot(q.windowId!)
-    const cell = indexTree(shot.root).all.find((e) => e.role === 'cell' && e.name.startsWith('Invoices'))!
+    const cell = indexTree(shot.root).all.find((e) => e.role === 'cell' && e.name.startsWith(at))!
     const b = cell.bounds!
     script.questions.push({ question: q, answer: 'point' })
     return pointAnswer(b.x + b.width / 2, b.y + b.height / 2)
@@ -69,6 +75,11 @@ test('a list written out in one cell is pointed at, split at its commas, and rea
     sample: { id: 's1', input: { device: 'Office NAS' }, expect: { folders: { $type: 'array' } } },
     previous: [],
   })
+  return { window, port, script, result }
+}
+
+test('a list written out in one cell is pointed at, split at its commas, and read in its caption’s row for each call’s own record', async () => {
+  const { window, port, script, result } = await built('Invoices')
   expect(script.unexpected).toEqual([])
   if (!result.ok) throw new Error(`${result.code}: ${result.message}\n${script.lines.join('\n')}`)
   expect(script.questions.map((q) => q.question.kind)).toEqual(['point'])
@@ -76,4 +87,9 @@ test('a list written out in one cell is pointed at, split at its commas, and rea
   const run = await port.run(result.automation, { device: 'Studio iMac' })
   expect(run.status).toBe('succeeded')
   expect(run.result).toEqual({ folders: ['Podcast Raw', 'Podcast Edits'] })
+}, 90_000)
+
+test('a value whose caption does not name the list is not split into one (an address “Leeds, UK”)', async () => {
+  const { result } = await built('Leeds')
+  expect(result.ok).toBe(false)
 }, 90_000)
