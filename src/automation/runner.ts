@@ -264,6 +264,10 @@ function validate(automation: Automation): RunError | undefined {
         problems.push(
           `${where} "${step.name}" reads ${step.source === 'rows' ? 'rows' : 'an element'} but has no target`,
         )
+      if (step.kind === 'read' && step.split !== undefined && (step.source ?? 'element') !== 'element')
+        problems.push(
+          `${where} "${step.name}": split reads an element's text, not ${step.source === 'url' ? 'the address' : 'rows'}`,
+        )
       if (step.kind === 'read' && step.extract !== undefined) {
         try {
           compilePattern(step.extract)

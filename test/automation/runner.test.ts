@@ -112,6 +112,7 @@ describe('runAutomation (scripted driver)', () => {
         { kind: 'read', name: 'Bad regex', target: id('x'), into: 'x', extract: '(' },
         { kind: 'read', name: 'Rows of nothing', source: 'rows', into: 'rows' },
         { kind: 'read', name: 'The address', source: 'url', into: 'url' },
+        { kind: 'read', name: 'Split rows', source: 'rows', target: id('x'), into: 'r', split: ',' },
       ]),
       {},
     )
@@ -121,6 +122,7 @@ describe('runAutomation (scripted driver)', () => {
     expect(run.error?.message).toContain('Invalid regular expression')
     expect(run.error?.message).toContain('"Rows of nothing" reads rows but has no target')
     expect(run.error?.message).not.toContain('The address')
+    expect(run.error?.message).toContain('"Split rows": split reads an element\'s text, not rows')
     expect(run.steps).toEqual([])
     expect(driver.actions).toEqual([])
   })
