@@ -2,12 +2,12 @@
 // real Chromium, the table of the record's fields is no list of records, so the builder asks to
 // point at the list; the value pointed at is read as a list, split at the separator it shows, and
 // each live call reads its own record's.
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { BrowserDriver } from '../../../src/agent/drivers/browser/index.ts'
+import { expect, test } from 'bun:test'
 import { indexTree } from '../../../src/automation/index.ts'
 import { buildAutomation } from '../../../src/builder/index.ts'
 import { pointAnswer } from '../../../src/protocol/questions.ts'
 import { localDesktop } from '../../helpers/local-desktop.ts'
+import { htmlPage, pageRig } from '../../helpers/page-rig.ts'
 import { scriptedIO } from '../scripted-io.ts'
 
 const DEVICES: Record<string, { address: string; folders: string[]; introducer?: string }> = {
@@ -34,37 +34,20 @@ const record = (name: string) => {
 <tr><th scope="row">Last seen</th><td>Never</td></tr></table></main></body></html>`
 }
 
-let server: ReturnType<typeof Bun.serve>
-let driver: BrowserDriver
-beforeAll(async () => {
-  server = Bun.serve({
-    port: 0,
-    hostname: '127.0.0.1',
-    async fetch(req) {
-      const html = { headers: { 'content-type': 'text/html; charset=utf-8' } }
-      if (req.method === 'POST')
-        return new Response(record(String((await req.formData()).get('device'))), html)
-      return new Response(page, html)
-    },
-  })
-  driver = new BrowserDriver()
-  await driver.start()
-})
-afterAll(async () => {
-  await driver?.stop()
-  server?.stop(true)
-})
+const rig = pageRig(async (req) =>
+  htmlPage(req.method === 'POST' ? record(String((await req.formData()).get('device'))) : page),
+)
 
 /** Builds the job, the person pointing at the value that starts with `at` when asked for the list. */
 async function built(at: string) {
-  const window = await driver.launch({ url: server.url.href })
-  const port = localDesktop(driver)
+  const window = await rig.driver.launch({ url: rig.server.url.href })
+  const port = localDesktop(rig.driver)
   const script = scriptedIO()
   const ask = script.io.ask.bind(script.io)
   script.io.ask = async (q) => {
     if (q.kind !== 'point') return ask(q)
     expect(q.text).toContain('Point at the list')
-    const shot = await driver.snapshot(q.windowId!)
+    const shot = await rig.driver.snapshot(q.windowId!)
     const cell = indexTree(shot.root).all.find((e) => e.role === 'cell' && e.name.startsWith(at))!
     const b = cell.bounds!
     script.questions.push({ question: q, answer: 'point' })
@@ -83,7 +66,7 @@ test('a list written out in one cell is pointed at, split at its commas, and rea
   expect(script.unexpected).toEqual([])
   if (!result.ok) throw new Error(`${result.code}: ${result.message}\n${script.lines.join('\n')}`)
   expect(script.questions.map((q) => q.question.kind)).toEqual(['point'])
-  await driver.navigate(window.id, server.url.href)
+  await rig.driver.navigate(window.id, rig.server.url.href)
   const run = await port.run(result.automation, { device: 'Studio iMac' })
   expect(run.status).toBe('succeeded')
   expect(run.result).toEqual({ folders: ['Podcast Raw', 'Podcast Edits'] })
