@@ -71,8 +71,9 @@ const button =
   (name: string): Pick =>
   (e) =>
     e.role === 'button' && e.name.trim().toLowerCase() === name.toLowerCase()
+// The search box, by its name: a box with suggestions, read as a text box or a combo box.
 const isSearch = (e: { role: string; name: string }) =>
-  e.role === 'combobox' && /^search$/i.test(e.name.trim())
+  /^(combobox|textbox)$/.test(e.role) && /^search$/i.test(e.name.trim())
 const SEARCH: Pick = (e) => isSearch(e)
 
 /**
@@ -262,7 +263,7 @@ export const customerCity: GauntletJob<Tryton> = {
     send: /^search$/i,
     outputs: /city|e-?mail|value/i,
     shown: {
-      city: pointAt(/^combobox$/, /^city:?$/i),
+      city: pointAt(/^(combobox|textbox)$/, /^city:?$/i),
       email: { pointAt: (e) => e.name.trim() === 'bookings@harbourlights.example' },
     },
     show: {
